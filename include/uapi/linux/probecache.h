@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * probecache: verified user-space probes.
+ *
+ * Shared between probecache.ko and probecache-resolve. Included as
+ * <linux/probecache.h> by both sides (-Iinclude/uapi).
+ *
+ * sysfs layout (see Documentation/ABI/testing/sysfs-kernel-probecache):
+ *
+ *   /sys/kernel/probecache/control      0200  command file, one command per line
+ *   /sys/kernel/probecache/last_error   0400  why the last rejected line was rejected
+ *   /sys/kernel/probecache/version      0444  PROBECACHE_VERSION
+ *   /sys/kernel/probecache/nr_probes    0444  number of registered probes
+ *   /sys/kernel/probecache/probes/GROUP:EVENT/{hits,state,build_id,path,offset,
+ *                                   ref_ctr_offset,args,pid}
+ *
+ * Commands written to control:
+ *
+ *   add RECORD
+ *   del GROUP:EVENT
+ *   clear
+ *
+ * RECORD, deliberately close to ftrace's uprobe_events:
+ *
+ *   p|r:GROUP/EVENT BUILD-ID /abs/path:0xOFFSET[(0xREFCTR)] [pid=PID] [NAME=FETCHARG[:TYPE]]...
+ *
+ *   BUILD-ID  lower- or upper-case hex, 2..PROBECACHE_BUILD_ID_MAX*2 digits, even count
+ *   OFFSET    file offset of the probed instruction, inside a PF_X PT_LOAD file range
+ *   REFCTR    file offset of the SDT semaphore (a 16-bit counter), inside a writable PT_LOAD
+ *   PID       only tasks of this thread group hit (breakpoints go in no other mm)
+ *
+ *   FETCHARG:
+ *     %REG                 register (ftrace names: %ax %bx %cx %dx %si %di %bp %sp
+ *                          %r8..%r15 %ip)
+ *     \IMM                 immediate, decimal or 0x hex, optionally negative
+ *     +|-OFF(FETCHARG)     memory at FETCHARG+OFF; nests up to PROBECACHE_MAX_DEREF
+ *     +|-OFF(%B,%I,S)      memory at B + I*S + OFF (x86 SIB), S in 1,2,4,8
+ *     @+FILEOFF            memory at the address that file offset FILEOFF is mapped to
+ *                          (for .bss, offsets past p_filesz within p_memsz of a PT_LOAD)
+ *     $retval              return value (r: probes only)
+ *   TYPE: u8 u16 u32 u64 s8 s16 s32 s64 x8 x16 x32 x64 string; default u64.
+ *
+ * A write may carry many lines; each line is applied or rejected whole and
+ * processing stops at the first rejected line, whose error is returned by
+ * write() and described in last_error as "line L col C: FIELD: WHY".
+ */
+#ifndef _UAPI_LINUX_PROBECACHE_H
+#define _UAPI_LINUX_PROBECACHE_H
+
+#define PROBECACHE_VERSION		"0.1"
+#define PROBECACHE_SYSFS_DIR		"/sys/kernel/probecache"
+
+#define PROBECACHE_NAME_MAX		63	/* GROUP and EVENT, each */
+#define PROBECACHE_BUILD_ID_MAX		20	/* bytes; SHA-1 GNU build-id */
+#define PROBECACHE_MAX_ARGS		16	/* hard ceiling; module param max_args <= this */
+#define PROBECACHE_MAX_DEREF		4	/* nesting of +OFF(...) */
+#define PROBECACHE_ARG_NAME_MAX		31
+#define PROBECACHE_STRING_MAX		256	/* bytes fetched for :string */
+#define PROBECACHE_LINE_MAX		4096	/* default max_line */
+
+/* Values of probes/GROUP:EVENT/state */
+#define PROBECACHE_STATE_ARMED		"armed"
+#define PROBECACHE_STATE_STALE		"stale"
+
+#endif /* _UAPI_LINUX_PROBECACHE_H */

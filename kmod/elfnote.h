@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ELF header / program header / note parsing over untrusted bytes.
+ * Plain C: built into probecache.ko and, unchanged, into host tests.
+ * The module reads the bytes with kernel_read() from the very file it
+ * registers; this code only interprets them, bounds-checking every field.
+ */
+#ifndef _PC_ELFNOTE_H
+#define _PC_ELFNOTE_H
+
+#include "pc_types.h"
+
+#define PC_ELF_MAX_PHDRS	64	/* more than any real binary; caps kernel_read size */
+#define PC_ELF_MAX_NOTE_BYTES	65536	/* PT_NOTE bytes read per segment at most */
+
+struct pc_elf_seg {
+	u32 type;	/* PT_LOAD, PT_NOTE, ... */
+	u32 flags;	/* PF_X | PF_W | PF_R */
+	u64 offset, vaddr, filesz, memsz;
+};
+
+struct pc_elf_info {
+	bool is64, big_endian;
+	u16 machine;
+	u64 phoff;
+	u16 phentsize, phnum;
+	u64 file_size;		/* size of the file, for range checks */
+	unsigned int nsegs;
+	struct pc_elf_seg segs[PC_ELF_MAX_PHDRS];
+};
+
+/*
+ * Parse the ELF header in @buf (@len bytes from file offset 0). Fills the
+ * header fields of @info; @file_size must be set by the caller.
+ * Returns 0, -ENOEXEC (not ELF / unsupported), with @why set.
+ */
+int pc_elf_parse_ehdr(const void *buf, size_t len, struct pc_elf_info *info,
+		      const char **why);
+
+/* Parse @info->phnum program headers from @buf (@len bytes read at phoff). */
+int pc_elf_parse_phdrs(const void *buf, size_t len, struct pc_elf_info *info,
+		       const char **why);
+
+/*
+ * Find NT_GNU_BUILD_ID (name "GNU") in the note bytes @buf of @len.
+ * Copies up to @max bytes into @id, sets @id_len. Returns 0, -ENOENT if no
+ * build-id note, -ENOEXEC on malformed notes (with @why).
+ */
+int pc_elf_find_build_id(const void *buf, size_t len, bool big_endian,
+			 u8 *id, size_t max, size_t *id_len, const char **why);
+
+/* Is [off, off+len) inside the file range of a PT_LOAD with all of @flags? */
+bool pc_elf_in_load(const struct pc_elf_info *info, u64 off, u64 len, u32 flags);
+
+/*
+ * Translate a file offset into the ELF virtual address it loads at,
+ * accepting offsets up to p_offset + p_memsz (for .bss). Returns 0 or -ERANGE.
+ */
+int pc_elf_off_to_vaddr(const struct pc_elf_info *info, u64 off, u64 *vaddr);
+
+#endif /* _PC_ELFNOTE_H */

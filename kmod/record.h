@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Record grammar parser (grammar: include/uapi/linux/probecache.h).
+ * Plain C: built into probecache.ko and, unchanged, into host tests.
+ */
+#ifndef _PC_RECORD_H
+#define _PC_RECORD_H
+
+#include "pc_types.h"
+
+enum pc_reg {
+	PC_REG_AX, PC_REG_BX, PC_REG_CX, PC_REG_DX, PC_REG_SI, PC_REG_DI,
+	PC_REG_BP, PC_REG_SP, PC_REG_R8, PC_REG_R9, PC_REG_R10, PC_REG_R11,
+	PC_REG_R12, PC_REG_R13, PC_REG_R14, PC_REG_R15, PC_REG_IP,
+	PC_NR_REGS
+};
+
+/*
+ * What the innermost part of a FETCHARG yields, before any dereference.
+ * The value is then dereferenced nderef times, innermost first:
+ *   v = base; for (i = 0; i < nderef; i++) v = *(u64 *)(v + deref[i]);
+ * and the last load is done with the width of the arg's type.
+ */
+enum pc_base_kind {
+	PC_BASE_REG,		/* %di          -> regs->di */
+	PC_BASE_IMM,		/* \42          -> 42 */
+	PC_BASE_RETVAL,		/* $retval      -> regs_return_value() */
+	PC_BASE_SIB,		/* +8(%ax,%bx,4) -> ax + bx*4, then deref[0] = 8 */
+	PC_BASE_FILEOFF,	/* @+0x1234     -> runtime address of file offset, deref[0] = 0 */
+};
+
+enum pc_type {
+	PC_T_U8, PC_T_U16, PC_T_U32, PC_T_U64,
+	PC_T_S8, PC_T_S16, PC_T_S32, PC_T_S64,
+	PC_T_X8, PC_T_X16, PC_T_X32, PC_T_X64,
+	PC_T_STRING,
+};
+
+struct pc_arg {
+	char name[PROBECACHE_ARG_NAME_MAX + 1];
+	enum pc_base_kind kind;
+	union {
+		u8 reg;				/* PC_BASE_REG */
+		s64 imm;			/* PC_BASE_IMM */
+		struct { u8 base, index, scale; } sib;	/* PC_BASE_SIB */
+		u64 fileoff;			/* PC_BASE_FILEOFF */
+	};
+	u8 nderef;
+	s64 deref[PROBECACHE_MAX_DEREF];
+	enum pc_type type;
+};
+
+struct pc_record {
+	bool retprobe;
+	char group[PROBECACHE_NAME_MAX + 1];
+	char event[PROBECACHE_NAME_MAX + 1];
+	u8 build_id[PROBECACHE_BUILD_ID_MAX];
+	u8 build_id_len;
+	const char *path;	/* points into the parsed line, not NUL-terminated */
+	size_t path_len;
+	u64 offset;
+	u64 ref_ctr_offset;	/* 0: no semaphore */
+	s32 pid;		/* 0: every process */
+	u8 nargs;
+	struct pc_arg args[PROBECACHE_MAX_ARGS];
+};
+
+/* Where and why a line was rejected; column is 1-based, into the line. */
+struct pc_parse_error {
+	unsigned int column;
+	const char *field;	/* "event", "build-id", "path", "offset", "arg2", ... */
+	const char *why;	/* static string */
+};
+
+/*
+ * Command parsed from one control line (without its newline).
+ */
+enum pc_cmd { PC_CMD_ADD, PC_CMD_DEL, PC_CMD_CLEAR };
+
+struct pc_command {
+	enum pc_cmd cmd;
+	struct pc_record rec;		/* PC_CMD_ADD */
+	char group[PROBECACHE_NAME_MAX + 1];	/* PC_CMD_DEL */
+	char event[PROBECACHE_NAME_MAX + 1];
+};
+
+/*
+ * Parse one line of @len bytes (no NUL needed; embedded NULs are rejected).
+ * @max_args caps the number of args (module parameter). Returns 0 or
+ * -EINVAL / -E2BIG / -ENAMETOOLONG with @err filled in.
+ */
+int pc_parse_command(const char *line, size_t len, unsigned int max_args,
+		     struct pc_command *cmd, struct pc_parse_error *err);
+
+/* Format @rec's args back into record syntax ("a=%di:s32 b=+8(%sp):u64"). */
+int pc_format_args(const struct pc_record *rec, char *buf, size_t size);
+
+const char *pc_type_name(enum pc_type t);
+const char *pc_reg_name(enum pc_reg r);
+unsigned int pc_type_size(enum pc_type t);	/* bytes; 0 for string */
+
+#endif /* _PC_RECORD_H */

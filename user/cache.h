@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * On-disk probe cache: one small text file per build-id under the cache
+ * directory, metadata only. Writes go to a temp file + rename, under an
+ * flock on DIR/.lock. A corrupt file is reported by name and skipped.
+ */
+#ifndef _PC_CACHE_H
+#define _PC_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum pc_entry_kind { PC_ENTRY_SDT, PC_ENTRY_NAMED };
+
+/* One probe location. */
+struct pc_entry {
+	enum pc_entry_kind kind;
+	char *group;		/* "sdt_libstdcxx", "probe_app" */
+	char *event;		/* "throw", "throw_1" (per-location unique within group) */
+	bool retprobe;
+	uint64_t offset;	/* file offset */
+	uint64_t ref_ctr;	/* semaphore file offset, 0 if none */
+	char *args;		/* record-syntax fetchargs, may be "" */
+	char *uprobe_args;	/* ftrace uprobe_events syntax, may be "" */
+	char *spec;		/* SDT: "provider:name"; named: the probe-desc given to add */
+	char *debuginfo;	/* named: build-id of the debuginfo used; NULL otherwise */
+};
+
+/* Everything cached about one build-id. */
+struct pc_binary {
+	char build_id[41];
+	size_t npaths;
+	char **paths;		/* origin paths, newest first */
+	size_t nentries;
+	struct pc_entry *entries;
+};
+
+/* Directory: --cache-dir, else $PROBECACHE_DIR, else /var/cache/probecache. */
+const char *pc_cache_dir(void);
+void pc_cache_set_dir(const char *dir);
+
+int pc_cache_load(const char *build_id, struct pc_binary **out);	/* -ENOENT if absent */
+int pc_cache_store(const struct pc_binary *b);				/* atomic replace */
+int pc_cache_remove(const char *build_id);
+/* Calls @fn for every readable cached binary; corrupt files are warned about and skipped. */
+int pc_cache_foreach(int (*fn)(struct pc_binary *b, void *ctx), void *ctx);
+
+struct pc_binary *pc_binary_new(const char *build_id);
+int pc_binary_add_path(struct pc_binary *b, const char *path);
+struct pc_entry *pc_binary_add_entry(struct pc_binary *b);	/* zeroed, owned by b */
+void pc_binary_free(struct pc_binary *b);
+
+#endif /* _PC_CACHE_H */

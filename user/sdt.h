@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* SDT (.note.stapsdt) reading and x86-64 / aarch64 argument translation. */
+#ifndef _PC_SDT_H
+#define _PC_SDT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One .note.stapsdt note, already translated to file offsets. */
+struct pc_sdt_note {
+	char *provider;
+	char *name;
+	uint64_t pc_off;	/* file offset of the probe's nop (after .stapsdt.base adjustment) */
+	uint64_t sem_off;	/* file offset of the semaphore, 0 if none */
+	char *argstr;		/* raw note argument string, e.g. "-4@%edi 8@-24(%rbp)" */
+	char *rec_args;		/* record syntax, every arg: "arg1=%di:s32 arg2=+8(%sp):u64" */
+	char *uprobe_args;	/* ftrace uprobe_events syntax as perf writes it; perf-unexpressible args dropped */
+	unsigned int nwarn;	/* args that could not be translated at all (warned on stderr) */
+};
+
+struct pc_sdt_file {
+	char build_id[2 * 20 + 1];	/* hex, "" if none */
+	uint16_t machine;		/* EM_X86_64, EM_AARCH64, ... */
+	int is64;
+	size_t nnotes;
+	struct pc_sdt_note *notes;
+};
+
+/* Read build-id and SDT notes of @path. Returns 0 or -errno; messages name @path. */
+int pc_sdt_read(const char *path, struct pc_sdt_file *out);
+void pc_sdt_free(struct pc_sdt_file *f);
+
+/* Read only the GNU build-id of @path as hex into @hex (41 bytes). 0 or -errno. */
+int pc_read_build_id(const char *path, char hex[41]);
+
+#endif /* _PC_SDT_H */

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Messages and small helpers shared by every command. */
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include <linux/probecache.h>
+
+#include "pc.h"
+
+int pc_verbose;
+const char *pc_prog = "probecache-resolve";
+
+static void vmsg(const char *prefix, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", pc_prog, prefix);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void pc_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+void pc_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void pc_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!pc_verbose)
+		return;
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+const char *pc_sysfs_dir(void)
+{
+	const char *d = getenv("PROBECACHE_SYSFS");
+
+	return d && *d ? d : PROBECACHE_SYSFS_DIR;
+}
+
+void pc_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
