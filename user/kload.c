@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * load / unload: probecache.ko through libkmod.
+ *
+ * The kernel's own refusal (init_module errno) is terse, so before and
+ * after the insert we look at what usually explains it: the module's
+ * vermagic against the running release, the kernel config for
+ * CONFIG_UPROBES, and the lockdown mode.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <libkmod.h>
+#include <linux/probecache.h>
+
+#include "arm.h"
+#include "kload.h"
+#include "pc.h"
+
+#define PC_MODNAME	"probecache"
+
+bool pc_module_loaded(void)
+{
+	char p[4096];
+
+	snprintf(p, sizeof(p), "%s/control", pc_sysfs_dir());
+	return access(p, F_OK) == 0;
+}
+
+/* Grep an open kernel config for CONFIG_UPROBES: 1 set, 0 not set. */
+static int config_has_uprobes(FILE *f)
+{
+	char line[256];
+
+	while (fgets(line, sizeof(line), f))
+		if (!strcmp(line, "CONFIG_UPROBES=y\n"))
+			return 1;
+	return 0;
+}
+
+/*
+ * 1 if the running kernel has CONFIG_UPROBES, 0 if its config says no,
+ * -ENOENT if no config can be found (then the insert decides). @src gets
+ * the file that was read. $PROBECACHE_KCONFIG names a plain config file.
+ */
+static int kernel_has_uprobes(const char *release, char *src, size_t srclen)
+{
+	const char *env = getenv("PROBECACHE_KCONFIG");
+	FILE *f;
+	int ret;
+
+	if (env && *env)
+		snprintf(src, srclen, "%s", env);
+	else
+		snprintf(src, srclen, "/boot/config-%s", release);
+	f = fopen(src, "r");
+	if (f) {
+		ret = config_has_uprobes(f);
+		fclose(f);
+		return ret;
+	}
+	if (env && *env)
+		return -ENOENT;
+	snprintf(src, srclen, "/proc/config.gz");
+	if (access(src, R_OK))
+		return -ENOENT;
+	f = popen("gzip -dc /proc/config.gz 2>/dev/null", "r");
+	if (!f)
+		return -ENOENT;
+	ret = config_has_uprobes(f);
+	if (pclose(f) != 0 && ret == 0)
+		return -ENOENT;	/* no gzip: unknown, not "absent" */
+	return ret;
+}
+
+/* modinfo value of @key (e.g. "vermagic") into @buf; -ENOENT if absent. */
+static int module_info(struct kmod_module *mod, const char *key, char *buf, size_t len)
+{
+	struct kmod_list *list = NULL, *l;
+	int ret = -ENOENT;
+
+	if (kmod_module_get_info(mod, &list) < 0)
+		return -ENOENT;
+	kmod_list_foreach(l, list) {
+		if (strcmp(kmod_module_info_get_key(l), key))
+			continue;
+		snprintf(buf, len, "%s", kmod_module_info_get_value(l));
+		ret = 0;
+		break;
+	}
+	kmod_module_info_free_list(list);
+	return ret;
+}
+
+/*
+ * The kernel compares the whole vermagic string; its first word is the
+ * release the module was built for. Refuse early with both names shown.
+ */
+static int check_vermagic(struct kmod_module *mod, const char *path, const char *release)
+{
+	char vm[256];
+	size_t n;
+
+	if (module_info(mod, "vermagic", vm, sizeof(vm))) {
+		pc_err("load: %s: no vermagic in .modinfo: not a kernel module", path);
+		return -ENOEXEC;
+	}
+	vm[strcspn(vm, "\n")] = '\0';
+	while ((n = strlen(vm)) && vm[n - 1] == ' ')
+		vm[n - 1] = '\0';
+	n = strcspn(vm, " ");
+	if (n == strlen(release) && !strncmp(vm, release, n))
+		return 0;
+	pc_err("load: %s: built for another kernel: vermagic '%s', running kernel is %s",
+	       path, vm, release);
+	return -ENOEXEC;
+}
+
+static void explain_eperm(const char *path)
+{
+	char mode[128] = "";
+	FILE *f = fopen("/sys/kernel/security/lockdown", "r");
+
+	if (f) {
+		if (!fgets(mode, sizeof(mode), f))
+			mode[0] = '\0';
+		fclose(f);
+		mode[strcspn(mode, "\n")] = '\0';
+	}
+	if (strstr(mode, "[integrity]") || strstr(mode, "[confidentiality]"))
+		pc_err("load: %s: refused by kernel lockdown (/sys/kernel/security/lockdown: %s): "
+		       "the module must be signed with a key the kernel trusts", path, mode);
+	else
+		pc_err("load: %s: operation not permitted: loading modules needs CAP_SYS_MODULE, "
+		       "and kernel.modules_disabled must be 0 (lockdown: %s)",
+		       path, mode[0] ? mode : "not available");
+}
+
+static void explain_insert_error(int err, const char *path, const char *options,
+				 const char *release)
+{
+	char src[256];
+
+	switch (err) {
+	case -ENOEXEC:
+		pc_err("load: %s: built for another kernel: vermagic or module_layout version "
+		       "does not match %s (rebuild against its headers, e.g. via dkms)",
+		       path, release);
+		break;
+	case -EINVAL:
+		pc_err("load: %s: invalid argument: a parameter in '%s' was refused, or a symbol "
+		       "version (modversions) does not match %s; see dmesg",
+		       path, options ? options : "", release);
+		break;
+	case -ENOENT:
+		if (kernel_has_uprobes(release, src, sizeof(src)) == 0)
+			pc_err("load: %s: unknown symbol: kernel %s has no CONFIG_UPROBES (%s)",
+			       path, release, src);
+		else
+			pc_err("load: %s: unknown symbol (e.g. uprobe_register): kernel %s lacks "
+			       "CONFIG_UPROBES or the module was built for another kernel; see dmesg",
+			       path, release);
+		break;
+	case -EPERM:
+	case -EACCES:
+	case -EKEYREJECTED:
+		explain_eperm(path);
+		break;
+	default:
+		pc_err("load: %s: %s", path, strerror(-err));
+	}
+}
+
+/* The installed module, found through modules.dep like modprobe does. */
+static int lookup_installed(struct kmod_ctx *ctx, const char *release, struct kmod_module **out)
+{
+	struct kmod_list *list = NULL;
+	int ret;
+
+	ret = kmod_module_new_from_lookup(ctx, PC_MODNAME, &list);
+	if (ret < 0 || !list) {
+		pc_err("load: module %s not found in /lib/modules/%s/modules.dep: install it "
+		       "(make dkms-install) or name it with --module FILE.ko", PC_MODNAME, release);
+		return -ENOENT;
+	}
+	*out = kmod_module_ref(kmod_module_get_module(list));
+	kmod_module_unref_list(list);
+	if (!kmod_module_get_path(*out)) {
+		pc_err("load: module %s has no file in /lib/modules/%s: install it "
+		       "(make dkms-install) or name it with --module FILE.ko", PC_MODNAME, release);
+		kmod_module_unref(*out);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int open_module(struct kmod_ctx *ctx, const char *path, const char *release,
+		       struct kmod_module **mod)
+{
+	int ret;
+
+	if (!path)
+		return lookup_installed(ctx, release, mod);
+	if (access(path, R_OK)) {
+		ret = -errno;
+		pc_err("load: %s: %s", path, strerror(errno));
+		return ret;
+	}
+	ret = kmod_module_new_from_path(ctx, path, mod);
+	if (ret < 0)
+		pc_err("load: %s: not a loadable module: %s", path, strerror(-ret));
+	return ret;
+}
+
+static int already_loaded(struct kmod_module *mod)
+{
+	int st = kmod_module_get_initstate(mod);
+
+	return pc_module_loaded() || st == KMOD_MODULE_LIVE || st == KMOD_MODULE_COMING;
+}
+
+static int insert(struct kmod_module *mod, const char *options, const char *release)
+{
+	const char *path = kmod_module_get_path(mod);
+	char src[256];
+	int ret;
+
+	if (kernel_has_uprobes(release, src, sizeof(src)) == 0) {
+		pc_err("load: kernel %s has no CONFIG_UPROBES (%s): probecache needs uprobes",
+		       release, src);
+		return -ENOTSUP;
+	}
+	ret = check_vermagic(mod, path, release);
+	if (ret)
+		return ret;
+	ret = kmod_module_insert_module(mod, 0, options);
+	if (ret == -EEXIST)
+		return -EEXIST;
+	if (ret < 0) {
+		explain_insert_error(ret, path, options, release);
+		return ret;
+	}
+	pc_info("load: %s loaded%s%s", path, options ? " with " : "", options ? options : "");
+	return 0;
+}
+
+int pc_module_load(const char *path, const char *options)
+{
+	struct kmod_module *mod = NULL;
+	struct kmod_ctx *ctx;
+	struct utsname u;
+	int ret;
+
+	uname(&u);
+	ctx = kmod_new(NULL, NULL);
+	if (!ctx) {
+		pc_err("load: cannot initialise libkmod");
+		return -ENOMEM;
+	}
+	ret = open_module(ctx, path, u.release, &mod);
+	if (ret)
+		goto out;
+	if (already_loaded(mod))
+		ret = -EEXIST;
+	else
+		ret = insert(mod, options, u.release);
+	kmod_module_unref(mod);
+out:
+	kmod_unref(ctx);
+	return ret;
+}
+
+/* Join PARAM=VALUE words into one options string, checking their shape. */
+static int join_params(int argc, char **argv, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+		int n;
+
+		if (!eq || eq == argv[i] || strpbrk(argv[i], " \t\n")) {
+			pc_err("load: '%s': expected PARAM=VALUE (e.g. max_probes=1024)", argv[i]);
+			return -EINVAL;
+		}
+		n = snprintf(buf + used, len - used, "%s%s", used ? " " : "", argv[i]);
+		if (n < 0 || (size_t)n >= len - used) {
+			pc_err("load: module parameters too long");
+			return -E2BIG;
+		}
+		used += n;
+	}
+	return 0;
+}
+
+static void load_help(void)
+{
+	printf("usage: %s load [--module FILE.ko] [PARAM=VALUE...]\n\n"
+	       "Load probecache.ko: the installed one (modules.dep) or FILE.ko.\n"
+	       "  -m, --module FILE.ko   load this file instead of the installed module\n"
+	       "  -h, --help             show this help\n"
+	       "Parameters: max_probes=N max_args=N max_line=N. Already loaded: exit 0.\n",
+	       pc_prog);
+}
+
+int cmd_load(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "module", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	const char *path = NULL;
+	char options[1024];
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "m:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			path = optarg;
+			break;
+		case 'h':
+			load_help();
+			return 0;
+		default:
+			return pc_usage("load");
+		}
+	}
+	ret = join_params(argc - optind, argv + optind, options, sizeof(options));
+	if (ret)
+		return ret == -EINVAL ? pc_usage("load") : ret;
+	ret = pc_module_load(path, options[0] ? options : NULL);
+	if (ret == -EEXIST) {
+		printf("probecache already loaded\n");
+		if (options[0])
+			pc_warn("load: parameters '%s' not applied: unload first", options);
+		return 0;
+	}
+	if (ret == 0)
+		printf("probecache loaded\n");
+	return ret;
+}
+
+/* Disarm everything, then remove the module; the kernel refuses while it is in use. */
+static int unload(void)
+{
+	struct kmod_module *mod = NULL;
+	struct kmod_ctx *ctx;
+	char why[512] = "";
+	int ret;
+
+	ret = pc_control_write("clear", why, sizeof(why));
+	if (ret) {
+		pc_err("unload: %s/control: clear: %s", pc_sysfs_dir(), why[0] ? why : strerror(-ret));
+		return ret;
+	}
+	ctx = kmod_new(NULL, NULL);
+	if (!ctx) {
+		pc_err("unload: cannot initialise libkmod");
+		return -ENOMEM;
+	}
+	ret = kmod_module_new_from_name(ctx, PC_MODNAME, &mod);
+	if (ret == 0) {
+		ret = kmod_module_remove_module(mod, 0);
+		kmod_module_unref(mod);
+	}
+	kmod_unref(ctx);
+	if (ret == -EBUSY || ret == -EAGAIN)
+		pc_err("unload: %s: in use (another module or an open file holds it)", PC_MODNAME);
+	else if (ret < 0)
+		pc_err("unload: %s: %s", PC_MODNAME, strerror(-ret));
+	return ret;
+}
+
+int cmd_unload(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (opt != 'h')
+			return pc_usage("unload");
+		printf("usage: %s unload\n\n"
+		       "Disarm every probe (control \"clear\") and unload probecache.ko.\n"
+		       "  -h, --help   show this help\n"
+		       "Not loaded: exit 0.\n", pc_prog);
+		return 0;
+	}
+	if (optind < argc)
+		return pc_usage("unload");
+	if (!pc_module_loaded()) {
+		printf("probecache not loaded\n");
+		return 0;
+	}
+	ret = unload();
+	if (ret == 0)
+		printf("probecache unloaded\n");
+	return ret;
+}
