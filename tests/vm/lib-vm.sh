@@ -1,0 +1,24 @@
+# In-VM helpers, appended to tests/lib/tap.sh to form /pc/lib.sh.
+PC_SYSFS=/sys/kernel/probecache
+PC_KO=${PC_KO:-/pc/probecache.ko}
+
+# pc_load [PARAM=VALUE...]: insmod the module under test unless already loaded.
+pc_load() {
+	[ -d "$PC_SYSFS" ] && return 0
+	insmod "$PC_KO" "$@"
+}
+
+# pc_unload: remove the module if loaded (disarms everything).
+pc_unload() {
+	[ -d "$PC_SYSFS" ] || return 0
+	rmmod probecache
+}
+
+# pc_ctl LINE...: write command lines to control; prints last_error on failure.
+pc_ctl() {
+	if printf '%s\n' "$@" > "$PC_SYSFS/control" 2>/dev/null; then
+		return 0
+	fi
+	cat "$PC_SYSFS/last_error" >&2
+	return 1
+}
