@@ -1,0 +1,68 @@
+# probecache: top-level build.
+#   make                  module (for KVER/KDIR) and probecache-resolve
+#   make check            host unit + fuzz + host suites, then the VM suite on 6.1, 6.12, debug
+#   make check-vm KERNEL=6.1|6.12|debug      one kernel's VM suite
+#   make demo             setup if needed, build, boot the VM, resolve/arm/fire real SDT probes
+#   make bench            benchmarks (printed, not asserted)
+
+# The running kernel's headers if present, else the project's default test kernel.
+KVER ?= $(shell uname -r)
+ifeq ($(wildcard /lib/modules/$(KVER)/build),)
+KVER := $(shell tests/vm/kernel.sh 6.1 2>/dev/null | cut -d' ' -f3)
+KDIR ?= /usr/src/linux-headers-$(KVER)
+else
+KDIR ?= /lib/modules/$(KVER)/build
+endif
+
+MODULE_KO := kmod/probecache.ko
+CLI := user/probecache-resolve
+KERNEL ?= 6.1
+
+all: module user
+
+module:
+	$(MAKE) -C kmod KDIR=$(KDIR)
+
+user:
+	$(MAKE) -C user
+
+fixtures:
+	$(MAKE) -C tests/fixtures
+
+setup:
+	scripts/setup.sh
+
+check: user fixtures
+	tests/run-all.sh
+
+check-unit:
+	tests/run-all.sh unit fuzz
+
+check-vm: user fixtures
+	tests/run-all.sh vm:$(KERNEL)
+
+# The planted use-after-free must make the harness fail with a KASAN report.
+check-kasan: user fixtures
+	tests/vm/check-kasan.sh
+
+debug-kernel:
+	tests/vm/debug-kernel.sh
+
+demo:
+	scripts/demo.sh
+
+bench: user fixtures
+	scripts/bench.sh
+
+clean:
+	$(MAKE) -C kmod KDIR=$(KDIR) clean || true
+	$(MAKE) -C user clean
+	$(MAKE) -C tests/fixtures clean
+	$(MAKE) -C tests/unit clean
+	-$(MAKE) -C tests/fuzz clean
+	rm -rf build
+
+-include mk/install.mk
+
+.PHONY: all module user fixtures setup check check-unit check-vm check-kasan debug-kernel \
+	demo bench clean
