@@ -53,7 +53,9 @@ all_installed() {
 	qemu-system-x86_64 --version | grep -q 'version \(9\|[1-9][0-9]\)\.'
 }
 
-if all_installed && ! add_backports; then
+added=0
+add_backports && added=1
+if [ "$added" = 0 ] && all_installed; then
 	echo "setup: everything already installed"
 	exit 0
 fi
