@@ -1,0 +1,1 @@
+test_probepoint_SRCS := ../../user/probepoint.c
