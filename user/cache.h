@@ -46,9 +46,19 @@ int pc_cache_remove(const char *build_id);
 /* Calls @fn for every readable cached binary; corrupt files are warned about and skipped. */
 int pc_cache_foreach(int (*fn)(struct pc_binary *b, void *ctx), void *ctx);
 
+/* Serialize read-modify-write cycles (scan, del, gc) against other writers; nests. */
+int pc_cache_lock(void);
+void pc_cache_unlock(void);
+/* Remove every cache file, corrupt ones included; counts them in @removed. */
+int pc_cache_clear(unsigned int *removed);
+/* 4..40 lower-case hex digits, even count: what may name a cache file. */
+bool pc_build_id_valid(const char *build_id);
+
 struct pc_binary *pc_binary_new(const char *build_id);
 int pc_binary_add_path(struct pc_binary *b, const char *path);
 struct pc_entry *pc_binary_add_entry(struct pc_binary *b);	/* zeroed, owned by b */
+void pc_binary_del_entry(struct pc_binary *b, size_t i);	/* keeps the others' order */
+void pc_entry_clear(struct pc_entry *e);			/* frees its strings */
 void pc_binary_free(struct pc_binary *b);
 
 #endif /* _PC_CACHE_H */

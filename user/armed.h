@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What probecache.ko has armed, read from PROBECACHE_SYSFS/probes/. */
+#ifndef _PC_ARMED_H
+#define _PC_ARMED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/probecache.h>
+
+struct pc_kprobe {
+	char name[2 * PROBECACHE_NAME_MAX + 2];	/* "GROUP:EVENT", the sysfs dir name */
+	char group[PROBECACHE_NAME_MAX + 1];
+	char event[PROBECACHE_NAME_MAX + 1];
+	char state[32];
+	uint64_t hits;
+	char build_id[2 * PROBECACHE_BUILD_ID_MAX + 1];
+	char *path;
+	uint64_t offset, ref_ctr;
+	char *args;
+	long pid;
+};
+
+struct pc_kprobes {
+	size_t n;
+	struct pc_kprobe *p;
+};
+
+/* -ENOENT (reported) if the module is not loaded. Sorted by name. */
+int pc_kprobes_read(struct pc_kprobes *out);
+void pc_kprobes_free(struct pc_kprobes *k);
+/* The armed probe for this file location, or NULL. */
+const struct pc_kprobe *pc_kprobes_find(const struct pc_kprobes *k, const char *build_id,
+					uint64_t offset);
+
+/* Read PROBECACHE_SYSFS/@rel into @buf without the trailing newline. 0 or -errno. */
+int pc_sysfs_read(const char *rel, char *buf, size_t size);
+
+/* Strip trailing newlines and blanks; return @s. */
+char *pc_chomp(char *s);
+
+#endif /* _PC_ARMED_H */

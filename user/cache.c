@@ -1,0 +1,724 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The on-disk probe cache.
+ *
+ * Layout: DIR/XX/YYYY....probes, one file per build-id, where XX are the
+ * first two hex digits of the build-id and YYYY... the rest (lower case),
+ * like perf's .build-id/ tree. DIR/.lock is the lock file. Nothing else in
+ * DIR belongs to the cache; files whose name starts with '.' are temp files.
+ *
+ * File format (text, one record per line, "KEYWORD VALUE" where VALUE is the
+ * rest of the line; no field may contain a newline):
+ *
+ *   probecache-cache 1                  format version, always the first line
+ *   build-id 289ee39f8c07bd4f...        must equal the file's name
+ *   path /usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30
+ *   path /opt/old/copy.so               origin paths, newest first, >= 1
+ *   probe sdt sdt_libstdcxx throw p 0xa90a1 0x0
+ *   spec libstdcxx:throw                SDT: provider:name; named: the probe-desc
+ *   args arg1=%di:u64 arg2=%si:u64      record syntax (linux/probecache.h), may be empty
+ *   uprobe arg1=%di:u64 arg2=%si:u64    ftrace uprobe_events syntax, may be empty
+ *   debuginfo 0123abcd...               named entries only: build-id of the debuginfo
+ *   end
+ *
+ * "probe KIND GROUP EVENT p|r OFFSET REFCTR" opens an entry and "end" closes
+ * it. KIND is sdt or named; OFFSET and REFCTR are file offsets in 0x hex,
+ * REFCTR 0 when the probe has no semaphore. The cache holds metadata only,
+ * never a copy of the ELF: arming verifies the build-id of the file at the
+ * path instead.
+ *
+ * Writers take flock(DIR/.lock, LOCK_EX), write a temp file in the same
+ * directory, fsync it, rename it over the old file and fsync the directory,
+ * so readers (which take no lock) see either the old or the new file. A file
+ * that does not parse is reported with its name and line and skipped.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <linux/probecache.h>
+
+#include "cache.h"
+#include "pc.h"
+
+#define PC_CACHE_MAGIC		"probecache-cache"
+#define PC_CACHE_VERSION	1
+#define PC_CACHE_SUFFIX		".probes"
+
+static char *cache_dir;
+static int lock_fd = -1;
+static unsigned int lock_depth;
+
+const char *pc_cache_dir(void)
+{
+	const char *env;
+
+	if (cache_dir)
+		return cache_dir;
+	env = getenv("PROBECACHE_DIR");
+	return env && *env ? env : "/var/cache/probecache";
+}
+
+void pc_cache_set_dir(const char *dir)
+{
+	free(cache_dir);
+	cache_dir = strdup(dir);
+}
+
+/* Build-ids name files: only 4..40 lower-case hex digits are accepted. */
+bool pc_build_id_valid(const char *id)
+{
+	size_t n = strlen(id);
+
+	if (n < 4 || n > 2 * PROBECACHE_BUILD_ID_MAX || n % 2)
+		return false;
+	for (; *id; id++)
+		if (!isxdigit((unsigned char)*id) || isupper((unsigned char)*id))
+			return false;
+	return true;
+}
+
+static int cache_path(const char *build_id, char *buf, size_t size)
+{
+	int n;
+
+	if (!pc_build_id_valid(build_id))
+		return -EINVAL;
+	n = snprintf(buf, size, "%s/%.2s/%s%s", pc_cache_dir(), build_id, build_id + 2,
+		     PC_CACHE_SUFFIX);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+static int mkdir_p(const char *dir)
+{
+	char tmp[PATH_MAX];
+	char *p;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int pc_cache_lock(void)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	if (lock_depth++)
+		return 0;
+	ret = mkdir_p(pc_cache_dir());
+	if (ret) {
+		pc_err("%s: cannot create cache directory: %s", pc_cache_dir(), strerror(-ret));
+		goto fail;
+	}
+	snprintf(path, sizeof(path), "%s/.lock", pc_cache_dir());
+	lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lock_fd < 0) {
+		ret = -errno;
+		pc_err("%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	while (flock(lock_fd, LOCK_EX)) {
+		if (errno == EINTR)
+			continue;
+		ret = -errno;
+		pc_err("%s: flock: %s", path, strerror(errno));
+		close(lock_fd);
+		lock_fd = -1;
+		goto fail;
+	}
+	return 0;
+fail:
+	lock_depth--;
+	return ret;
+}
+
+void pc_cache_unlock(void)
+{
+	if (!lock_depth || --lock_depth)
+		return;
+	close(lock_fd);	/* drops the flock */
+	lock_fd = -1;
+}
+
+/* ---- binaries and entries in memory ---- */
+
+struct pc_binary *pc_binary_new(const char *build_id)
+{
+	struct pc_binary *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	snprintf(b->build_id, sizeof(b->build_id), "%s", build_id);
+	return b;
+}
+
+/* Adds @path in front (newest first); an existing copy moves to the front. */
+int pc_binary_add_path(struct pc_binary *b, const char *path)
+{
+	char **paths, *dup;
+	size_t i;
+
+	if (path[0] != '/' || strchr(path, '\n'))
+		return -EINVAL;
+	for (i = 0; i < b->npaths; i++) {
+		if (strcmp(b->paths[i], path))
+			continue;
+		dup = b->paths[i];
+		memmove(b->paths + 1, b->paths, i * sizeof(*b->paths));
+		b->paths[0] = dup;
+		return 0;
+	}
+	dup = strdup(path);
+	paths = realloc(b->paths, (b->npaths + 1) * sizeof(*paths));
+	if (!dup || !paths) {
+		free(dup);
+		if (paths)
+			b->paths = paths;
+		return -ENOMEM;
+	}
+	memmove(paths + 1, paths, b->npaths * sizeof(*paths));
+	paths[0] = dup;
+	b->paths = paths;
+	b->npaths++;
+	return 0;
+}
+
+struct pc_entry *pc_binary_add_entry(struct pc_binary *b)
+{
+	struct pc_entry *e = realloc(b->entries, (b->nentries + 1) * sizeof(*e));
+
+	if (!e)
+		return NULL;
+	b->entries = e;
+	e = &b->entries[b->nentries++];
+	memset(e, 0, sizeof(*e));
+	return e;
+}
+
+void pc_entry_clear(struct pc_entry *e)
+{
+	free(e->group);
+	free(e->event);
+	free(e->args);
+	free(e->uprobe_args);
+	free(e->spec);
+	free(e->debuginfo);
+	memset(e, 0, sizeof(*e));
+}
+
+/* Removes entry @i, keeping the order of the others. */
+void pc_binary_del_entry(struct pc_binary *b, size_t i)
+{
+	if (i >= b->nentries)
+		return;
+	pc_entry_clear(&b->entries[i]);
+	memmove(&b->entries[i], &b->entries[i + 1], (b->nentries - i - 1) * sizeof(*b->entries));
+	b->nentries--;
+}
+
+void pc_binary_free(struct pc_binary *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->npaths; i++)
+		free(b->paths[i]);
+	for (size_t i = 0; i < b->nentries; i++)
+		pc_entry_clear(&b->entries[i]);
+	free(b->paths);
+	free(b->entries);
+	free(b);
+}
+
+/* ---- parsing ---- */
+
+struct parse_ctx {
+	const char *file;
+	unsigned int line;
+	struct pc_binary *b;
+	struct pc_entry *cur;	/* open "probe" block */
+};
+
+static int corrupt(struct parse_ctx *p, const char *why)
+{
+	pc_warn("%s:%u: corrupt cache file, skipped: %s", p->file, p->line, why);
+	return -EBADMSG;
+}
+
+static bool name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > PROBECACHE_NAME_MAX)
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '.' && *s != '-')
+			return false;
+	return true;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (strncmp(s, "0x", 2) || !isxdigit((unsigned char)s[2]))
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s + 2, &end, 16);
+	return errno || *end ? -EINVAL : 0;
+}
+
+static int parse_probe(struct parse_ctx *p, char *val)
+{
+	char kind[16], group[128], event[128], pr[4], off[32], ref[32], extra;
+	struct pc_entry *e;
+
+	if (p->cur)
+		return corrupt(p, "'probe' inside an unterminated entry");
+	if (sscanf(val, "%15s %127s %127s %3s %31s %31s %c", kind, group, event, pr, off, ref,
+		   &extra) != 6)
+		return corrupt(p, "'probe' needs KIND GROUP EVENT p|r OFFSET REFCTR");
+	if (strcmp(kind, "sdt") && strcmp(kind, "named"))
+		return corrupt(p, "probe kind is neither sdt nor named");
+	if (!name_ok(group) || !name_ok(event))
+		return corrupt(p, "bad probe group or event name");
+	if (strcmp(pr, "p") && strcmp(pr, "r"))
+		return corrupt(p, "probe type is neither p nor r");
+	e = pc_binary_add_entry(p->b);
+	if (!e)
+		return -ENOMEM;
+	e->kind = kind[0] == 's' ? PC_ENTRY_SDT : PC_ENTRY_NAMED;
+	e->retprobe = pr[0] == 'r';
+	if (parse_u64(off, &e->offset) || parse_u64(ref, &e->ref_ctr))
+		return corrupt(p, "bad probe offset or semaphore offset");
+	e->group = strdup(group);
+	e->event = strdup(event);
+	if (!e->group || !e->event)
+		return -ENOMEM;
+	p->cur = e;
+	return 0;
+}
+
+enum field { F_SPEC, F_ARGS, F_UPROBE, F_DEBUGINFO };
+
+static int set_field(struct parse_ctx *p, enum field f, const char *val)
+{
+	char **field;
+
+	if (!p->cur)
+		return corrupt(p, "entry field outside a 'probe' block");
+	field = f == F_SPEC ? &p->cur->spec : f == F_ARGS ? &p->cur->args :
+		f == F_UPROBE ? &p->cur->uprobe_args : &p->cur->debuginfo;
+	if (*field)
+		return corrupt(p, "entry field given twice");
+	*field = strdup(val);
+	return *field ? 0 : -ENOMEM;
+}
+
+/* The file lists paths newest first already: append, don't reorder. */
+static int append_path(struct parse_ctx *p, const char *val)
+{
+	struct pc_binary *b = p->b;
+	char **paths;
+
+	if (p->cur || val[0] != '/')
+		return corrupt(p, "bad 'path' (must be absolute, outside entries)");
+	for (size_t i = 0; i < b->npaths; i++)
+		if (!strcmp(b->paths[i], val))
+			return corrupt(p, "path listed twice");
+	paths = realloc(b->paths, (b->npaths + 1) * sizeof(*paths));
+	if (!paths)
+		return -ENOMEM;
+	b->paths = paths;
+	paths[b->npaths] = strdup(val);
+	if (!paths[b->npaths])
+		return -ENOMEM;
+	b->npaths++;
+	return 0;
+}
+
+static int parse_end(struct parse_ctx *p)
+{
+	struct pc_entry *e = p->cur;
+
+	if (!e)
+		return corrupt(p, "'end' without 'probe'");
+	if (!e->spec)
+		return corrupt(p, "entry without 'spec'");
+	if ((!e->args && !(e->args = strdup(""))) ||
+	    (!e->uprobe_args && !(e->uprobe_args = strdup(""))))
+		return -ENOMEM;
+	p->cur = NULL;
+	return 0;
+}
+
+static int parse_line(struct parse_ctx *p, char *line)
+{
+	char *val = strchr(line, ' ');
+
+	if (val)
+		*val++ = '\0';
+	else
+		val = line + strlen(line);
+	if (!strcmp(line, "build-id")) {
+		if (strcmp(val, p->b->build_id))
+			return corrupt(p, "build-id does not match the file name");
+		return 0;
+	}
+	if (!strcmp(line, "path"))
+		return append_path(p, val);
+	if (!strcmp(line, "probe"))
+		return parse_probe(p, val);
+	if (!strcmp(line, "spec"))
+		return set_field(p, F_SPEC, val);
+	if (!strcmp(line, "args"))
+		return set_field(p, F_ARGS, val);
+	if (!strcmp(line, "uprobe"))
+		return set_field(p, F_UPROBE, val);
+	if (!strcmp(line, "debuginfo"))
+		return set_field(p, F_DEBUGINFO, val);
+	if (!strcmp(line, "end"))
+		return parse_end(p);
+	return corrupt(p, "unknown keyword");
+}
+
+static int parse_stream(struct parse_ctx *p, FILE *f)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int ret = 0;
+
+	while (!ret && (n = getline(&line, &cap, f)) >= 0) {
+		p->line++;
+		if (n == 0 || line[n - 1] != '\n') {
+			ret = corrupt(p, "truncated line");
+			break;
+		}
+		line[n - 1] = '\0';
+		if (strlen(line) != (size_t)n - 1)
+			ret = corrupt(p, "NUL byte in line");
+		else if (p->line == 1)
+			ret = strcmp(line, PC_CACHE_MAGIC " 1") ?
+			      corrupt(p, "not a probecache cache file of format version 1") : 0;
+		else
+			ret = parse_line(p, line);
+	}
+	free(line);
+	if (ret)
+		return ret;
+	if (ferror(f))
+		return -EIO;
+	if (p->line == 0)
+		return corrupt(p, "empty file");
+	if (p->cur)
+		return corrupt(p, "entry not closed by 'end'");
+	if (!p->b->npaths)
+		return corrupt(p, "no 'path' line");
+	return 0;
+}
+
+static int load_file(const char *file, const char *build_id, struct pc_binary **out)
+{
+	struct parse_ctx p = { .file = file };
+	FILE *f = fopen(file, "re");
+	int ret;
+
+	if (!f)
+		return -errno;
+	p.b = pc_binary_new(build_id);
+	if (!p.b) {
+		fclose(f);
+		return -ENOMEM;
+	}
+	ret = parse_stream(&p, f);
+	fclose(f);
+	if (ret) {
+		if (ret == -EIO)
+			pc_warn("%s: read error, skipped", file);
+		pc_binary_free(p.b);
+		return ret;
+	}
+	*out = p.b;
+	return 0;
+}
+
+int pc_cache_load(const char *build_id, struct pc_binary **out)
+{
+	char file[PATH_MAX];
+	int ret = cache_path(build_id, file, sizeof(file));
+
+	if (ret)
+		return ret;
+	return load_file(file, build_id, out);
+}
+
+/* ---- writing ---- */
+
+static bool one_line(const char *s)
+{
+	return !s || !strchr(s, '\n');
+}
+
+static int check_binary(const struct pc_binary *b)
+{
+	if (!pc_build_id_valid(b->build_id) || !b->npaths)
+		return -EINVAL;
+	for (size_t i = 0; i < b->npaths; i++)
+		if (b->paths[i][0] != '/' || !one_line(b->paths[i]))
+			return -EINVAL;
+	for (size_t i = 0; i < b->nentries; i++) {
+		const struct pc_entry *e = &b->entries[i];
+
+		if (!e->group || !e->event || !name_ok(e->group) || !name_ok(e->event) ||
+		    !e->spec || !one_line(e->spec) || !one_line(e->args) ||
+		    !one_line(e->uprobe_args) || !one_line(e->debuginfo))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static void write_binary(FILE *f, const struct pc_binary *b)
+{
+	fprintf(f, "%s %d\nbuild-id %s\n", PC_CACHE_MAGIC, PC_CACHE_VERSION, b->build_id);
+	for (size_t i = 0; i < b->npaths; i++)
+		fprintf(f, "path %s\n", b->paths[i]);
+	for (size_t i = 0; i < b->nentries; i++) {
+		const struct pc_entry *e = &b->entries[i];
+
+		fprintf(f, "probe %s %s %s %c 0x%" PRIx64 " 0x%" PRIx64 "\n",
+			e->kind == PC_ENTRY_SDT ? "sdt" : "named", e->group, e->event,
+			e->retprobe ? 'r' : 'p', e->offset, e->ref_ctr);
+		fprintf(f, "spec %s\nargs %s\nuprobe %s\n", e->spec, e->args ? e->args : "",
+			e->uprobe_args ? e->uprobe_args : "");
+		if (e->debuginfo)
+			fprintf(f, "debuginfo %s\n", e->debuginfo);
+		fputs("end\n", f);
+	}
+}
+
+static int fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Writes @b to a temp file next to @file, then renames it into place. */
+static int replace_file(const char *file, const char *dir, const struct pc_binary *b)
+{
+	char tmp[PATH_MAX + 16];
+	FILE *f;
+	int fd, ret = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s/.tmp.XXXXXX", dir);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		goto out;
+	}
+	write_binary(f, b);
+	if (fflush(f) || fchmod(fd, 0644) || fsync(fd))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, file))
+		ret = -errno;
+	if (!ret)
+		ret = fsync_dir(dir);
+out:
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+int pc_cache_store(const struct pc_binary *b)
+{
+	char file[PATH_MAX], dir[PATH_MAX];
+	int ret;
+
+	if (check_binary(b)) {
+		pc_err("%s: refusing to cache an invalid entry (bad name, path or newline)",
+		       b->build_id);
+		return -EINVAL;
+	}
+	ret = cache_path(b->build_id, file, sizeof(file));
+	if (ret)
+		return ret;
+	snprintf(dir, sizeof(dir), "%s/%.2s", pc_cache_dir(), b->build_id);
+	ret = pc_cache_lock();
+	if (ret)
+		return ret;
+	ret = mkdir_p(dir);
+	if (!ret)
+		ret = replace_file(file, dir, b);
+	pc_cache_unlock();
+	if (ret)
+		pc_err("%s: cannot write cache file: %s", file, strerror(-ret));
+	return ret;
+}
+
+int pc_cache_remove(const char *build_id)
+{
+	char file[PATH_MAX], dir[PATH_MAX];
+	int ret = cache_path(build_id, file, sizeof(file));
+
+	if (ret)
+		return ret;
+	snprintf(dir, sizeof(dir), "%s/%.2s", pc_cache_dir(), build_id);
+	ret = pc_cache_lock();
+	if (ret)
+		return ret;
+	if (unlink(file))
+		ret = -errno;
+	else
+		fsync_dir(dir);
+	rmdir(dir);	/* only succeeds once the last file of the bucket is gone */
+	pc_cache_unlock();
+	return ret;
+}
+
+/* ---- walking ---- */
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Collects the build-ids of every DIR/XX/YYYY.probes, sorted. */
+static int list_ids(char ***out, size_t *n)
+{
+	DIR *top, *sub;
+	struct dirent *d, *e;
+	char dir[PATH_MAX], **ids = NULL, **tmp;
+	size_t len;
+
+	*n = 0;
+	*out = NULL;
+	top = opendir(pc_cache_dir());
+	if (!top)
+		return errno == ENOENT ? 0 : -errno;
+	while ((d = readdir(top))) {
+		if (strlen(d->d_name) != 2 || !isxdigit((unsigned char)d->d_name[0]) ||
+		    !isxdigit((unsigned char)d->d_name[1]))
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s", pc_cache_dir(), d->d_name);
+		sub = opendir(dir);
+		if (!sub)
+			continue;
+		while ((e = readdir(sub))) {
+			len = strlen(e->d_name);
+			if (e->d_name[0] == '.' || len <= strlen(PC_CACHE_SUFFIX) ||
+			    strcmp(e->d_name + len - strlen(PC_CACHE_SUFFIX), PC_CACHE_SUFFIX))
+				continue;
+			tmp = realloc(ids, (*n + 1) * sizeof(*ids));
+			if (!tmp)
+				break;
+			ids = tmp;
+			if (asprintf(&ids[*n], "%s%.*s", d->d_name,
+				     (int)(len - strlen(PC_CACHE_SUFFIX)), e->d_name) < 0)
+				break;
+			(*n)++;
+		}
+		closedir(sub);
+	}
+	closedir(top);
+	if (*n)
+		qsort(ids, *n, sizeof(*ids), cmp_str);
+	*out = ids;
+	return 0;
+}
+
+static void free_ids(char **ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+}
+
+int pc_cache_foreach(int (*fn)(struct pc_binary *b, void *ctx), void *ctx)
+{
+	char **ids, file[PATH_MAX];
+	struct pc_binary *b;
+	size_t n, i;
+	int ret = list_ids(&ids, &n);
+
+	if (ret) {
+		pc_err("%s: %s", pc_cache_dir(), strerror(-ret));
+		return ret;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		if (cache_path(ids[i], file, sizeof(file))) {
+			pc_warn("%s/%.2s/%s%s: not a build-id file name, skipped", pc_cache_dir(),
+				ids[i], ids[i] + 2, PC_CACHE_SUFFIX);
+			continue;
+		}
+		ret = load_file(file, ids[i], &b);
+		if (ret == -EBADMSG || ret == -EIO || ret == -ENOENT) {
+			ret = 0;	/* reported (or removed meanwhile): the rest still counts */
+			continue;
+		}
+		if (ret)
+			break;
+		ret = fn(b, ctx);
+		pc_binary_free(b);
+	}
+	free_ids(ids, n);
+	return ret;
+}
+
+int pc_cache_clear(unsigned int *removed)
+{
+	char **ids = NULL, file[PATH_MAX], dir[PATH_MAX];
+	size_t n = 0;
+	int ret;
+
+	*removed = 0;
+	ret = pc_cache_lock();
+	if (ret)
+		return ret;
+	ret = list_ids(&ids, &n);
+	for (size_t i = 0; !ret && i < n; i++) {
+		snprintf(file, sizeof(file), "%s/%.2s/%s%s", pc_cache_dir(), ids[i], ids[i] + 2,
+			 PC_CACHE_SUFFIX);
+		snprintf(dir, sizeof(dir), "%s/%.2s", pc_cache_dir(), ids[i]);
+		if (unlink(file) && errno != ENOENT) {
+			ret = -errno;
+			pc_err("%s: %s", file, strerror(errno));
+			break;
+		}
+		(*removed)++;
+		rmdir(dir);
+	}
+	free_ids(ids, n);
+	pc_cache_unlock();
+	return ret;
+}

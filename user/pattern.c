@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/* PATTERN matching, cache snapshots, file checks and kernel event names. */
+#include <ctype.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/probecache.h>
+
+#include "pattern.h"
+#include "pc.h"
+
+static int parse_qualifier(struct pc_pattern *p, const char *q)
+{
+	size_t i;
+
+	if (q[0] == '/') {
+		p->path = strdup(q);
+		p->real = realpath(q, NULL);	/* the cache holds canonical paths */
+		return p->path ? 0 : -ENOMEM;
+	}
+	for (i = 0; q[i]; i++)
+		if (!isxdigit((unsigned char)q[i]))
+			break;
+	if (!i || q[i] || i > 2 * PROBECACHE_BUILD_ID_MAX) {
+		pc_err("pattern '%s': '@%s' is neither an absolute path nor a build-id prefix",
+		       p->text, q);
+		return -EINVAL;
+	}
+	p->bid_prefix = strdup(q);
+	if (!p->bid_prefix)
+		return -ENOMEM;
+	for (i = 0; p->bid_prefix[i]; i++)
+		p->bid_prefix[i] = tolower((unsigned char)p->bid_prefix[i]);
+	return 0;
+}
+
+int pc_pattern_parse(const char *s, struct pc_pattern *p)
+{
+	const char *at = strchr(s, '@');
+	int ret = 0;
+
+	memset(p, 0, sizeof(*p));
+	p->text = strdup(s);
+	p->glob = at ? strndup(s, at - s) : strdup(s);
+	if (!p->text || !p->glob) {
+		pc_pattern_free(p);
+		return -ENOMEM;
+	}
+	if (!p->glob[0]) {
+		free(p->glob);
+		p->glob = strdup("*");
+		if (!p->glob)
+			ret = -ENOMEM;
+	}
+	if (!ret && strchr(p->glob, ':') != strrchr(p->glob, ':')) {
+		pc_err("pattern '%s': more than one ':' (expected GROUP:EVENT)", s);
+		ret = -EINVAL;
+	}
+	p->has_group = !ret && strchr(p->glob, ':');
+	if (!ret && at)
+		ret = parse_qualifier(p, at + 1);
+	if (ret)
+		pc_pattern_free(p);
+	return ret;
+}
+
+void pc_pattern_free(struct pc_pattern *p)
+{
+	free(p->text);
+	free(p->glob);
+	free(p->path);
+	free(p->real);
+	free(p->bid_prefix);
+	memset(p, 0, sizeof(*p));
+}
+
+bool pc_pattern_match_name(const struct pc_pattern *p, const char *group, const char *event)
+{
+	char full[2 * PROBECACHE_NAME_MAX + 2];
+
+	if (!p->has_group)
+		return !fnmatch(p->glob, event, 0);
+	snprintf(full, sizeof(full), "%s:%s", group, event);
+	return !fnmatch(p->glob, full, 0);
+}
+
+bool pc_pattern_match_binary(const struct pc_pattern *p, const char *build_id,
+			     char *const *paths, size_t npaths)
+{
+	if (p->bid_prefix)
+		return !strncmp(build_id, p->bid_prefix, strlen(p->bid_prefix));
+	if (!p->path)
+		return true;
+	for (size_t i = 0; i < npaths; i++)
+		if (!strcmp(paths[i], p->path) || (p->real && !strcmp(paths[i], p->real)))
+			return true;
+	return false;
+}
+
+/* The note's name of an SDT entry ("provider:name" -> "name"), else NULL. */
+static const char *sdt_name(const struct pc_entry *e)
+{
+	const char *colon;
+
+	if (e->kind != PC_ENTRY_SDT || !e->spec)
+		return NULL;
+	colon = strchr(e->spec, ':');
+	return colon ? colon + 1 : e->spec;
+}
+
+bool pc_pattern_match(const struct pc_pattern *p, const struct pc_binary *b,
+		      const struct pc_entry *e)
+{
+	const char *name = sdt_name(e);
+
+	if (!pc_pattern_match_binary(p, b->build_id, b->paths, b->npaths))
+		return false;
+	return pc_pattern_match_name(p, e->group, e->event) ||
+	       (name && pc_pattern_match_name(p, e->group, name));
+}
+
+int pc_patterns_parse(char *const *argv, int n, struct pc_pattern **out)
+{
+	struct pc_pattern *p = calloc(n ? n : 1, sizeof(*p));
+	int i, ret = 0;
+
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < n && !ret; i++)
+		ret = pc_pattern_parse(argv[i], &p[i]);
+	if (ret) {
+		pc_patterns_free(p, i - 1);
+		return ret;
+	}
+	*out = p;
+	return 0;
+}
+
+void pc_patterns_free(struct pc_pattern *p, int n)
+{
+	for (int i = 0; i < n; i++)
+		pc_pattern_free(&p[i]);
+	free(p);
+}
+
+bool pc_patterns_match(const struct pc_pattern *p, int n, const struct pc_binary *b,
+		       const struct pc_entry *e)
+{
+	if (!n)
+		return true;
+	for (int i = 0; i < n; i++)
+		if (pc_pattern_match(&p[i], b, e))
+			return true;
+	return false;
+}
+
+/* ---- snapshot ---- */
+
+static int snap_add(struct pc_binary *b, void *ctx)
+{
+	struct pc_snapshot *s = ctx;
+	struct pc_binary **arr, *copy;
+
+	/* foreach frees @b after we return: steal its contents instead */
+	copy = malloc(sizeof(*copy));
+	arr = realloc(s->b, (s->n + 1) * sizeof(*arr));
+	if (!copy || !arr) {
+		free(copy);
+		if (arr)
+			s->b = arr;
+		return -ENOMEM;
+	}
+	*copy = *b;
+	memset(b, 0, sizeof(*b));
+	s->b = arr;
+	s->b[s->n++] = copy;
+	return 0;
+}
+
+static int cmp_binary(const void *x, const void *y)
+{
+	const struct pc_binary *a = *(struct pc_binary *const *)x;
+	const struct pc_binary *b = *(struct pc_binary *const *)y;
+	int c = strcmp(a->paths[0], b->paths[0]);
+
+	return c ? c : strcmp(a->build_id, b->build_id);
+}
+
+int pc_snapshot_load(struct pc_snapshot *s)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	ret = pc_cache_foreach(snap_add, s);
+	if (ret) {
+		pc_snapshot_free(s);
+		return ret;
+	}
+	if (s->n)
+		qsort(s->b, s->n, sizeof(*s->b), cmp_binary);
+	return 0;
+}
+
+void pc_snapshot_free(struct pc_snapshot *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		pc_binary_free(s->b[i]);
+	free(s->b);
+	memset(s, 0, sizeof(*s));
+}
+
+struct pc_binary *pc_snapshot_find(const struct pc_snapshot *s, const char *build_id)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->b[i]->build_id, build_id))
+			return s->b[i];
+	return NULL;
+}
+
+/* ---- kernel names ---- */
+
+static bool clashes(const struct pc_snapshot *s, const struct pc_binary *b,
+		    const struct pc_entry *e)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct pc_binary *o = s->b[i];
+
+		if (o == b || !strcmp(o->paths[0], b->paths[0]))
+			continue;
+		for (size_t j = 0; j < o->nentries; j++)
+			if (!strcmp(o->entries[j].group, e->group) &&
+			    !strcmp(o->entries[j].event, e->event))
+				return true;
+	}
+	return false;
+}
+
+void pc_kernel_event(const struct pc_snapshot *s, const struct pc_binary *b,
+		     const struct pc_entry *e, char *buf, size_t size)
+{
+	if (!s || !clashes(s, b, e)) {
+		snprintf(buf, size, "%s", e->event);
+		return;
+	}
+	snprintf(buf, size, "%.*s_%.8s", PROBECACHE_NAME_MAX - 9, e->event, b->build_id);
+}

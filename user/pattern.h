@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Selecting cached probes: PATTERN parsing and matching, a snapshot of the
+ * whole cache, what the file at a cached path holds now, and the name a
+ * cached probe gets in the kernel.
+ */
+#ifndef _PC_PATTERN_H
+#define _PC_PATTERN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cache.h"
+
+/*
+ * PATTERN := [GLOB][@QUALIFIER]
+ *   GLOB       fnmatch(3) over "GROUP:EVENT"; without ':' it matches EVENT in
+ *              any group; empty means "*". For SDT entries the glob also
+ *              matches GROUP:NAME (the note's name), so one name selects all
+ *              of its locations (NAME, NAME_1, ...), each still addressable.
+ *   QUALIFIER  "/abs/path" (one binary: any of its cached paths, symlinks
+ *              resolved) or a build-id hex prefix (one version).
+ */
+struct pc_pattern {
+	char *text;		/* as given, for messages */
+	char *glob;
+	bool has_group;
+	char *path;		/* as given, NULL if none */
+	char *real;		/* realpath of @path if it resolves, else NULL */
+	char *bid_prefix;	/* lower case, NULL if none */
+};
+
+int pc_pattern_parse(const char *s, struct pc_pattern *p);	/* -EINVAL, reported */
+void pc_pattern_free(struct pc_pattern *p);
+bool pc_pattern_match_name(const struct pc_pattern *p, const char *group, const char *event);
+bool pc_pattern_match_binary(const struct pc_pattern *p, const char *build_id,
+			     char *const *paths, size_t npaths);
+bool pc_pattern_match(const struct pc_pattern *p, const struct pc_binary *b,
+		      const struct pc_entry *e);
+
+/* Parse argv-style patterns; on error everything parsed so far is freed. */
+int pc_patterns_parse(char *const *argv, int n, struct pc_pattern **out);
+void pc_patterns_free(struct pc_pattern *p, int n);
+/* True if any of @n patterns matches (n == 0 matches everything). */
+bool pc_patterns_match(const struct pc_pattern *p, int n, const struct pc_binary *b,
+		       const struct pc_entry *e);
+
+/* Every readable cached binary, sorted by first path then build-id. */
+struct pc_snapshot {
+	size_t n;
+	struct pc_binary **b;
+};
+
+int pc_snapshot_load(struct pc_snapshot *s);
+void pc_snapshot_free(struct pc_snapshot *s);
+struct pc_binary *pc_snapshot_find(const struct pc_snapshot *s, const char *build_id);
+
+/* What the file at a cached path holds now. */
+enum pc_file_state {
+	PC_FILE_SAME,		/* present, same build-id */
+	PC_FILE_OTHER,		/* present, another build-id (in @now) */
+	PC_FILE_MISSING,	/* no such file */
+	PC_FILE_UNREADABLE,	/* cannot read, not ELF, or no build-id (reason in @now) */
+};
+
+enum pc_file_state pc_file_check(const char *path, const char *build_id, char now[41]);
+const char *pc_file_state_name(enum pc_file_state st);
+
+/*
+ * Clash A: one GROUP:EVENT cached for binaries at different paths. The
+ * kernel needs unique names, so every such probe is armed as
+ * EVENT_XXXXXXXX (first 8 hex digits of its build-id; EVENT shortened to
+ * fit PROBECACHE_NAME_MAX). Probes without a clash keep EVENT. The choice
+ * depends only on the cache, so arm, list --format=record and disarm agree.
+ */
+void pc_kernel_event(const struct pc_snapshot *s, const struct pc_binary *b,
+		     const struct pc_entry *e, char *buf, size_t size);
+
+#endif /* _PC_PATTERN_H */
