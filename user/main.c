@@ -26,7 +26,7 @@ static const struct pc_cmd commands[] = {
 	{ "gc", cmd_gc, "gc [--dry-run]", "remove cache entries whose binary is gone or changed" },
 	{ "load", cmd_load, "load [--module FILE.ko] [PARAM=VALUE...]", "load probecache.ko" },
 	{ "unload", cmd_unload, "unload", "disarm everything and unload probecache.ko" },
-	{ "preload", cmd_preload, "preload [--dry-run] [--config FILE]",
+	{ "preload", cmd_preload, "preload [--dry-run] [--config FILE] [--stop]",
 	  "load the module and arm the probes listed in /etc/probecache" },
 	{ "trace", cmd_trace, "trace [-p PID] [PATTERN...] [-- CMD ARGS...]",
 	  "arm, then print one line per hit until CMD exits or SIGINT" },

@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * preload: boot-time arming from /etc/probecache (what
+ * probecache-preload.service runs). Every config line is parsed before
+ * anything is loaded or armed, so a typo changes nothing. Probes this
+ * command armed are remembered in RUNDIR/preloaded so that `preload --stop`
+ * (the unit's ExecStop) disarms exactly those and leaves probes armed by
+ * hand or by trace alone.
+ *
+ * Config: one PATTERN per line (arm's syntax), '#' starts a comment.
+ * Directories: $PROBECACHE_ETC (default /etc/probecache), $PROBECACHE_RUN
+ * (default /run/probecache).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <linux/probecache.h>
+
+#include "arm.h"
+#include "kload.h"
+#include "pattern.h"
+#include "pc.h"
+
+struct conf {
+	int n;
+	char **pat;	/* pattern text */
+	char **where;	/* "FILE:LINE" */
+};
+
+static const char *env_dir(const char *var, const char *def)
+{
+	const char *d = getenv(var);
+
+	return d && *d ? d : def;
+}
+
+static void conf_free(struct conf *c)
+{
+	for (int i = 0; i < c->n; i++) {
+		free(c->pat[i]);
+		free(c->where[i]);
+	}
+	free(c->pat);
+	free(c->where);
+	memset(c, 0, sizeof(*c));
+}
+
+static int conf_add(struct conf *c, const char *pat, const char *file, unsigned int line)
+{
+	char **p = realloc(c->pat, (c->n + 1) * sizeof(*p));
+	char **w;
+
+	if (!p)
+		return -ENOMEM;
+	c->pat = p;
+	w = realloc(c->where, (c->n + 1) * sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	c->where = w;
+	c->pat[c->n] = strdup(pat);
+	if (asprintf(&c->where[c->n], "%s:%u", file, line) < 0)
+		c->where[c->n] = NULL;
+	if (!c->pat[c->n] || !c->where[c->n]) {
+		free(c->pat[c->n]);
+		free(c->where[c->n]);
+		return -ENOMEM;
+	}
+	c->n++;
+	return 0;
+}
+
+/* One line: strip comment and blanks; a PATTERN must be one word and must parse. */
+static int conf_line(struct conf *c, char *s, const char *file, unsigned int line)
+{
+	struct pc_pattern pp;
+	char *end;
+	int ret;
+
+	s[strcspn(s, "#\n")] = '\0';
+	s += strspn(s, " \t");
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		*--end = '\0';
+	if (!*s)
+		return 0;
+	if (strpbrk(s, " \t")) {
+		pc_err("preload: %s:%u: '%s': one PATTERN per line", file, line, s);
+		return -EINVAL;
+	}
+	ret = pc_pattern_parse(s, &pp);
+	if (ret) {
+		pc_err("preload: %s:%u: bad PATTERN '%s'", file, line, s);
+		return ret;
+	}
+	pc_pattern_free(&pp);
+	return conf_add(c, s, file, line);
+}
+
+static int conf_read(struct conf *c, const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char buf[4096];
+	unsigned int line = 0;
+	int ret = 0;
+
+	if (!f) {
+		ret = -errno;
+		pc_err("preload: %s: %s", file, strerror(errno));
+		return ret;
+	}
+	while (!ret && fgets(buf, sizeof(buf), f)) {
+		line++;
+		if (!strchr(buf, '\n') && !feof(f)) {
+			pc_err("preload: %s:%u: line longer than %zu bytes", file, line, sizeof(buf) - 2);
+			ret = -EINVAL;
+		} else {
+			ret = conf_line(c, buf, file, line);
+		}
+	}
+	if (!ret && ferror(f))
+		ret = -EIO;
+	fclose(f);
+	return ret;
+}
+
+/* preload.conf, then preload.d/ *.conf in glob(3) (sorted) order; at least one must exist. */
+static int conf_collect(struct conf *c, const char *config)
+{
+	const char *etc = env_dir("PROBECACHE_ETC", "/etc/probecache");
+	char main_conf[PATH_MAX], dropins[PATH_MAX];
+	glob_t g = { 0 };
+	bool have_main;
+	int ret = 0;
+
+	if (config)
+		return conf_read(c, config);
+	snprintf(main_conf, sizeof(main_conf), "%s/preload.conf", etc);
+	snprintf(dropins, sizeof(dropins), "%s/preload.d/*.conf", etc);
+	have_main = access(main_conf, F_OK) == 0;
+	if (have_main)
+		ret = conf_read(c, main_conf);
+	if (glob(dropins, 0, NULL, &g) == GLOB_NOMATCH && !have_main) {
+		pc_err("preload: neither %s nor %s exists", main_conf, dropins);
+		ret = -ENOENT;
+	}
+	for (size_t i = 0; !ret && i < g.gl_pathc; i++)
+		ret = conf_read(c, g.gl_pathv[i]);
+	globfree(&g);
+	return ret;
+}
+
+enum dry_state { DRY_ARM, DRY_STALE, DRY_MISSING, DRY_UNREADABLE };
+
+/* What arm would do with entry @e of @b: armable if any cached path holds this build-id. */
+static enum dry_state dry_check(const struct pc_binary *b, const char **path, char now[41])
+{
+	enum dry_state worst = DRY_MISSING;
+
+	*path = b->npaths ? b->paths[0] : "?";
+	for (size_t i = 0; i < b->npaths; i++) {
+		switch (pc_file_check(b->paths[i], b->build_id, now)) {
+		case PC_FILE_SAME:
+			*path = b->paths[i];
+			return DRY_ARM;
+		case PC_FILE_OTHER:
+			*path = b->paths[i], worst = DRY_STALE;
+			break;
+		case PC_FILE_UNREADABLE:
+			if (worst == DRY_MISSING)
+				*path = b->paths[i], worst = DRY_UNREADABLE;
+			break;
+		default:
+			break;
+		}
+	}
+	return worst;
+}
+
+/* Another cached version of the same GROUP:EVENT that verifies replaces a stale one. */
+static bool superseded(const struct pc_snapshot *s, const struct pc_pattern *p,
+		       const struct pc_entry *e)
+{
+	const char *path;
+	char now[41];
+
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t j = 0; j < s->b[i]->nentries; j++) {
+			const struct pc_entry *o = &s->b[i]->entries[j];
+
+			if (o != e && !strcmp(o->group, e->group) && !strcmp(o->event, e->event) &&
+			    pc_pattern_match(p, s->b[i], o) &&
+			    dry_check(s->b[i], &path, now) == DRY_ARM)
+				return true;
+		}
+	return false;
+}
+
+static unsigned int dry_entry(const struct pc_snapshot *s, const struct pc_pattern *p,
+			      const struct pc_binary *b, const struct pc_entry *e)
+{
+	static const char *const why[] = { "", "stale: file now has build-id ",
+		"missing: no such file", "unreadable: " };
+	enum dry_state st;
+	const char *path;
+	char name[2 * PROBECACHE_NAME_MAX + 2], now[41] = "";
+
+	pc_kernel_event(s, b, e, name, sizeof(name));
+	st = dry_check(b, &path, now);
+	if (st == DRY_ARM) {
+		printf("would arm %s:%s (%s %s)\n", e->group, name, path, b->build_id);
+		return 0;
+	}
+	if (superseded(s, p, e))
+		return 0;
+	printf("would skip %s:%s (%s %s): %s%s\n", e->group, name, path, b->build_id,
+	       why[st], st == DRY_STALE || st == DRY_UNREADABLE ? now : "");
+	return 1;
+}
+
+/* --dry-run: which probes each line selects and whether they verify now; nothing changes. */
+static int dry_run(const struct conf *c)
+{
+	struct pc_snapshot s;
+	unsigned int skipped = 0;
+	int ret = pc_snapshot_load(&s);
+
+	if (ret)
+		return ret;
+	for (int i = 0; i < c->n && !ret; i++) {
+		struct pc_pattern p;
+		unsigned int matched = 0;
+
+		ret = pc_pattern_parse(c->pat[i], &p);
+		for (size_t k = 0; !ret && k < s.n; k++)
+			for (size_t j = 0; j < s.b[k]->nentries; j++) {
+				if (!pc_pattern_match(&p, s.b[k], &s.b[k]->entries[j]))
+					continue;
+				matched++;
+				skipped += dry_entry(&s, &p, s.b[k], &s.b[k]->entries[j]);
+			}
+		if (!ret && !matched) {
+			printf("would skip %s (%s): matches no cached probe\n", c->pat[i], c->where[i]);
+			skipped++;
+		}
+		if (!ret)
+			pc_pattern_free(&p);
+	}
+	pc_snapshot_free(&s);
+	if (ret)
+		return ret;
+	return skipped ? PC_EXIT_PARTIAL : 0;
+}
+
+struct armed_names {
+	int n;
+	char **names;	/* "GROUP:EVENT" as armed in the kernel */
+};
+
+static void names_free(struct armed_names *a)
+{
+	for (int i = 0; i < a->n; i++)
+		free(a->names[i]);
+	free(a->names);
+	memset(a, 0, sizeof(*a));
+}
+
+static int names_add(struct armed_names *a, const char *name)
+{
+	char **nn;
+
+	for (int i = 0; i < a->n; i++)
+		if (!strcmp(a->names[i], name))
+			return 0;
+	nn = realloc(a->names, (a->n + 1) * sizeof(*nn));
+	if (!nn)
+		return -ENOMEM;
+	a->names = nn;
+	a->names[a->n] = strdup(name);
+	if (!a->names[a->n])
+		return -ENOMEM;
+	a->n++;
+	return 0;
+}
+
+static void on_armed(const char *group, const char *event, void *ctx)
+{
+	char name[2 * PROBECACHE_NAME_MAX + 2];
+
+	snprintf(name, sizeof(name), "%s:%s", group, event);
+	if (names_add(ctx, name))
+		pc_warn("preload: out of memory: %s will not be disarmed by --stop", name);
+}
+
+static void state_path(char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/preloaded", env_dir("PROBECACHE_RUN", "/run/probecache"));
+}
+
+/* Names from an earlier preload (a restart adds to them). Missing file: none. */
+static int state_read(struct armed_names *a)
+{
+	char path[PATH_MAX], line[256];
+	FILE *f;
+	int ret = 0;
+
+	state_path(path, sizeof(path));
+	f = fopen(path, "r");
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			ret = names_add(a, line);
+	}
+	fclose(f);
+	return ret;
+}
+
+static int state_write(const struct armed_names *a)
+{
+	const char *dir = env_dir("PROBECACHE_RUN", "/run/probecache");
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	FILE *f;
+	int ret = 0;
+
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -errno;
+	state_path(path, sizeof(path));
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return -errno;
+	for (int i = 0; i < a->n; i++)
+		fprintf(f, "%s\n", a->names[i]);
+	if (fflush(f) || fsync(fileno(f)))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+struct totals {
+	unsigned int armed, already, skipped, failed;
+};
+
+static int arm_line(const struct conf *c, int i, struct armed_names *names, struct totals *t)
+{
+	struct pc_arm_opts opts = { .armed = on_armed, .ctx = names };
+	struct pc_arm_result r = { 0 };
+	int ret = pc_arm(&c->pat[i], 1, &opts, &r);
+
+	if (!r.matched) {
+		pc_warn("preload: %s: '%s' matches no cached probe (scan the binary first)",
+			c->where[i], c->pat[i]);
+		t->skipped++;
+	}
+	t->armed += r.armed;
+	t->already += r.already;
+	t->skipped += r.skipped;
+	t->failed += r.failed;
+	if (ret && !r.failed)
+		t->failed++;	/* failed before reaching the kernel: still an error */
+	return ret == -ENOMEM ? ret : 0;
+}
+
+static int preload(const struct conf *c)
+{
+	struct armed_names names = { 0 };
+	struct totals t = { 0 };
+	int ret;
+
+	ret = pc_module_load(NULL, NULL);
+	if (ret && ret != -EEXIST)
+		return ret;
+	ret = state_read(&names);
+	for (int i = 0; !ret && i < c->n; i++)
+		ret = arm_line(c, i, &names, &t);
+	if (!ret && names.n)
+		ret = state_write(&names);
+	if (ret)
+		pc_err("preload: %s/preloaded: %s", env_dir("PROBECACHE_RUN", "/run/probecache"),
+		       strerror(-ret));
+	names_free(&names);
+	printf("preload: %u armed, %u already armed, %u skipped, %u failed\n",
+	       t.armed, t.already, t.skipped, t.failed);
+	if (ret || t.failed)
+		return ret ? ret : -EIO;
+	return t.skipped ? PC_EXIT_PARTIAL : 0;
+}
+
+/* ExecStop: disarm what preload armed; leave everything else armed. */
+static int preload_stop(void)
+{
+	struct armed_names names = { 0 };
+	struct pc_arm_result r = { 0 };
+	char path[PATH_MAX];
+	int ret = state_read(&names);
+
+	state_path(path, sizeof(path));
+	if (ret) {
+		pc_err("preload: %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (names.n && pc_module_loaded())
+		ret = pc_disarm(names.names, names.n, &r);
+	if (!ret && unlink(path) && errno != ENOENT)
+		ret = -errno;
+	if (!ret)
+		printf("preload: stopped, %d preloaded probes disarmed\n", names.n);
+	names_free(&names);
+	return ret;
+}
+
+static void preload_help(void)
+{
+	printf("usage: %s preload [--dry-run] [--config FILE] [--stop]\n\n"
+	       "Load probecache.ko if needed and arm every PATTERN listed in\n"
+	       "$PROBECACHE_ETC/preload.conf and preload.d/*.conf (default /etc/probecache).\n"
+	       "  -n, --dry-run      show what would be armed or skipped; change nothing\n"
+	       "  -c, --config FILE  read only FILE\n"
+	       "      --stop         disarm the probes earlier preload runs armed\n"
+	       "  -h, --help         show this help\n"
+	       "Exit: 0 all armed, 3 some skipped (stale or missing), 1 error.\n", pc_prog);
+}
+
+int cmd_preload(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "stop", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	const char *config = NULL;
+	bool dry = false, stop = false;
+	struct conf c = { 0 };
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "nc:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'n': dry = true; break;
+		case 'c': config = optarg; break;
+		case 's': stop = true; break;
+		case 'h': preload_help(); return 0;
+		default: return pc_usage("preload");
+		}
+	}
+	if (optind < argc || (stop && (dry || config)))
+		return pc_usage("preload");
+	if (stop)
+		return preload_stop();
+	ret = conf_collect(&c, config);
+	if (ret)
+		ret = ret == -EINVAL ? -EBADMSG : ret;	/* a config error is not a usage error */
+	else if (dry)
+		ret = dry_run(&c);
+	else
+		ret = preload(&c);
+	conf_free(&c);
+	return ret;
+}
