@@ -6,7 +6,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One .note.stapsdt note, already translated to file offsets. */
+/*
+ * One .note.stapsdt note, already translated to file offsets.
+ *
+ * Notes come in note order. Several notes may share provider:name (postgres
+ * has 3 lwlock__wait__start). perf 6.1 `probe -D` prints every location
+ * under the same EVENT when the kernel's uprobe_events can append probes
+ * to an event (tracefs README says "Create/append": Linux >= 5.5, so 6.1
+ * and 6.12); on older kernels it names them EVENT, EVENT_1, EVENT_2, ...
+ * in the order of its strlist, i.e. the synthesized "p:..." lines sorted
+ * with strcmp (so offset 0x46c6a6 before 0x46c842, but 0xa9139 after
+ * 0x1d89c4). probecache needs a unique GROUP:EVENT per location, so cache
+ * entries use that suffix scheme: the first location keeps EVENT, the others
+ * get EVENT_1.. in the same strcmp order of their "p:..." lines, while the
+ * uprobe listing prints every location under plain EVENT like perf -D.
+ *
+ * rec_args and uprobe_args hold "arg1=... arg2=..." without a leading blank.
+ * Args are numbered by position in the note; an arg that is left out leaves
+ * a gap (perf numbers the same way). For machine != EM_X86_64, rec_args use
+ * that machine's register names (aarch64: %x0, +8(%sp)): they are listed,
+ * and the x86-64 module refuses them.
+ */
 struct pc_sdt_note {
 	char *provider;
 	char *name;
@@ -24,6 +44,7 @@ struct pc_sdt_file {
 	int is64;
 	size_t nnotes;
 	struct pc_sdt_note *notes;
+	unsigned int nskipped;		/* malformed notes warned about and left out */
 };
 
 /* Read build-id and SDT notes of @path. Returns 0 or -errno; messages name @path. */

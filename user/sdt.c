@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Read the GNU build-id and the SDT notes of an ELF file with libelf and
+ * translate every note into file offsets and fetch args (user/sdt.h).
+ * libelf only finds the bytes; their meaning is decoded by the pure,
+ * fuzzed parsers in sdtnote.c and argspec.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "argspec.h"
+#include "pc.h"
+#include "sdt.h"
+#include "sdtnote.h"
+
+#define SDT_NOTE_SCN	".note.stapsdt"
+#define SDT_BASE_SCN	".stapsdt.base"
+
+struct sdt_elf {
+	const char *path;
+	Elf *elf;
+	GElf_Ehdr eh;
+	bool is64, be;
+	size_t nloads;
+	GElf_Phdr *loads;	/* PT_LOAD headers only */
+	bool have_base;
+	uint64_t base_addr;	/* .stapsdt.base sh_addr */
+};
+
+static int elf_open(const char *path, struct sdt_elf *e, int *fd)
+{
+	memset(e, 0, sizeof(*e));
+	e->path = path;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -EIO;
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0) {
+		int err = -errno;
+
+		pc_err("%s: %s", path, strerror(errno));
+		return err;
+	}
+	e->elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF || !gelf_getehdr(e->elf, &e->eh)) {
+		pc_err("%s: not an ELF file%s%s", path, e->elf ? "" : ": ",
+		       e->elf ? "" : elf_errmsg(-1));
+		return -ENOEXEC;
+	}
+	e->is64 = gelf_getclass(e->elf) == ELFCLASS64;
+	e->be = e->eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	return 0;
+}
+
+static void elf_close(struct sdt_elf *e, int fd)
+{
+	free(e->loads);
+	if (e->elf)
+		elf_end(e->elf);
+	if (fd >= 0)
+		close(fd);
+}
+
+static int load_phdrs(struct sdt_elf *e)
+{
+	size_t n;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(e->elf, &n)) {
+		pc_err("%s: cannot read program headers: %s", e->path, elf_errmsg(-1));
+		return -ENOEXEC;
+	}
+	e->loads = calloc(n ? n : 1, sizeof(*e->loads));
+	if (!e->loads)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (gelf_getphdr(e->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			e->loads[e->nloads++] = ph;
+	return 0;
+}
+
+/* Link-time address -> file offset through PT_LOAD; @mem lets .bss (p_memsz) count. */
+static int vaddr_off(const struct sdt_elf *e, uint64_t v, bool mem, uint64_t *off)
+{
+	for (size_t i = 0; i < e->nloads; i++) {
+		const GElf_Phdr *p = &e->loads[i];
+		uint64_t size = mem ? p->p_memsz : p->p_filesz;
+
+		if (v >= p->p_vaddr && v - p->p_vaddr < size) {
+			*off = p->p_offset + (v - p->p_vaddr);
+			return 0;
+		}
+	}
+	return -ERANGE;
+}
+
+static Elf_Scn *section_named(struct sdt_elf *e, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	const char *n;
+
+	if (elf_getshdrstrndx(e->elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		n = elf_strptr(e->elf, shstrndx, sh->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/* Build-id from the first GNU build-id note in @buf; 0, -ENOENT. */
+static int build_id_in(const struct sdt_elf *e, const void *buf, size_t len,
+		       uint64_t align, char hex[41])
+{
+	struct pc_note n;
+	size_t pos = 0;
+	const char *why = "";
+
+	while (pc_note_next(buf, len, &pos, align == 8 ? 8 : 4, e->be, &n, &why) == 1) {
+		if (n.type != PC_NT_GNU_BUILD_ID || !pc_note_is(&n, "GNU"))
+			continue;
+		if (pc_build_id_hex(&n, hex, &why) == 0)
+			return 0;
+		pc_warn("%s: ignoring malformed build-id note: %s", e->path, why);
+	}
+	return -ENOENT;
+}
+
+/* PT_NOTE segments first (what the kernel module reads), then SHT_NOTE sections. */
+static int read_build_id(struct sdt_elf *e, char hex[41])
+{
+	size_t n = 0;
+	GElf_Phdr ph;
+	GElf_Shdr sh;
+	Elf_Scn *scn = NULL;
+	Elf_Data *d;
+
+	hex[0] = '\0';
+	elf_getphdrnum(e->elf, &n);
+	for (size_t i = 0; i < n; i++) {
+		if (!gelf_getphdr(e->elf, (int)i, &ph) || ph.p_type != PT_NOTE)
+			continue;
+		d = elf_getdata_rawchunk(e->elf, ph.p_offset, ph.p_filesz, ELF_T_BYTE);
+		if (d && !build_id_in(e, d->d_buf, d->d_size, ph.p_align, hex))
+			return 0;
+	}
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		d = elf_rawdata(scn, NULL);
+		if (d && d->d_buf && !build_id_in(e, d->d_buf, d->d_size, sh.sh_addralign, hex))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+int pc_read_build_id(const char *path, char hex[41])
+{
+	struct sdt_elf e;
+	int fd = -1, ret;
+
+	ret = elf_open(path, &e, &fd);
+	if (!ret)
+		ret = read_build_id(&e, hex);
+	elf_close(&e, fd);
+	return ret;
+}
+
+/* Symbol lookup over .symtab and .dynsym for rip-relative and absolute operands. */
+struct sym_ctx {
+	struct sdt_elf *e;
+};
+
+static int sym_scan(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, const char *name,
+		    uint64_t *val, int *nlocal, bool *global)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	GElf_Sym s;
+	const char *sn;
+
+	for (size_t i = 1; d && i < n; i++) {
+		if (!gelf_getsym(d, (int)i, &s) || s.st_shndx == SHN_UNDEF ||
+		    GELF_ST_TYPE(s.st_info) == STT_SECTION || GELF_ST_TYPE(s.st_info) == STT_FILE)
+			continue;
+		sn = elf_strptr(elf, sh->sh_link, s.st_name);
+		if (!sn || strcmp(sn, name))
+			continue;
+		if (GELF_ST_BIND(s.st_info) != STB_LOCAL) {
+			*val = s.st_value;
+			*global = true;
+			return 0;
+		}
+		/* Two different static objects of one name: which one the probe meant is unknown. */
+		if (*nlocal && *val != s.st_value)
+			return -EEXIST;
+		*val = s.st_value;
+		(*nlocal)++;
+	}
+	return 0;
+}
+
+static int sym_value(void *priv, const char *name, uint64_t *value)
+{
+	struct sym_ctx *c = priv;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	int nlocal = 0, ret;
+	bool global = false;
+
+	while ((scn = elf_nextscn(c->e->elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+			continue;
+		ret = sym_scan(c->e->elf, scn, &sh, name, value, &nlocal, &global);
+		if (ret || global)
+			return ret;
+	}
+	return nlocal ? 0 : -ENOENT;
+}
+
+static int arg_vaddr_off(void *priv, uint64_t vaddr, uint64_t *off)
+{
+	struct sym_ctx *c = priv;
+
+	return vaddr_off(c->e, vaddr, true, off);
+}
+
+/* Growable string for the per-note arg lists. */
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+
+static int sbuf_add(struct sbuf *b, const char *a, const char *c)
+{
+	size_t la = strlen(a), lc = strlen(c), need = b->len + la + lc + 2;
+
+	if (need > b->cap) {
+		char *n = realloc(b->s, need * 2);
+
+		if (!n)
+			return -ENOMEM;
+		b->s = n;
+		b->cap = need * 2;
+	}
+	if (b->len)
+		b->s[b->len++] = ' ';
+	memcpy(b->s + b->len, a, la);
+	memcpy(b->s + b->len + la, c, lc);
+	b->len += la + lc;
+	b->s[b->len] = '\0';
+	return 0;
+}
+
+struct arg_walk {
+	struct sdt_elf *e;
+	struct pc_sdt_note *note;
+	const struct pc_argctx *ctx;
+	struct sbuf rec;
+};
+
+static int one_arg(const char *spec, unsigned int idx, void *priv)
+{
+	struct arg_walk *w = priv;
+	struct pc_argspec a;
+	const char *why;
+	char name[16], out[PC_ARGSPEC_SYM_MAX + 64];
+	int ret;
+
+	ret = pc_argspec_parse(spec, w->e->eh.e_machine, &a, &why);
+	if (!ret)
+		ret = pc_argspec_record(&a, w->ctx, out, sizeof(out), &why);
+	if (ret) {
+		pc_warn("%s: sdt_%s:%s: arg%u '%s': %s", w->e->path, w->note->provider,
+			w->note->name, idx + 1, spec, why);
+		w->note->nwarn++;
+		return 0;
+	}
+	snprintf(name, sizeof(name), "arg%u=", idx + 1);
+	return sbuf_add(&w->rec, name, out);
+}
+
+static int translate_args(struct sdt_elf *e, struct pc_sdt_note *n)
+{
+	struct sym_ctx sc = { e };
+	const struct pc_argctx ctx = {
+		.sym_value = sym_value, .vaddr_to_off = arg_vaddr_off, .priv = &sc,
+		.fixed = e->eh.e_type == ET_EXEC, .wordsize = e->is64 ? 8 : 4,
+	};
+	struct arg_walk w = { e, n, &ctx, { NULL, 0, 0 } };
+	size_t plen = strlen(n->argstr) * 12 + 64;
+	int ret;
+
+	ret = pc_argspec_split(n->argstr, one_arg, &w);
+	if (ret == -E2BIG) {
+		pc_warn("%s: sdt_%s:%s: an arg spec is longer than 256 bytes: args left out",
+			e->path, n->provider, n->name);
+		n->nwarn++;
+		ret = 0;
+	}
+	n->rec_args = w.rec.s ? w.rec.s : strdup("");
+	n->uprobe_args = malloc(plen);
+	if (ret || !n->rec_args || !n->uprobe_args)
+		return ret ? ret : -ENOMEM;
+	ret = pc_argspec_perf(n->argstr, e->eh.e_machine, n->uprobe_args, plen);
+	if (ret == -EINVAL || ret == -E2BIG)
+		pc_warn("%s: sdt_%s:%s: perf would refuse this note's args; uprobe form left empty",
+			e->path, n->provider, n->name);
+	if (ret)
+		n->uprobe_args[0] = '\0';
+	/* perf writes " arg1=..."; stored without the leading blank, like rec_args. */
+	memmove(n->uprobe_args, n->uprobe_args + (n->uprobe_args[0] == ' '),
+		strlen(n->uprobe_args) + 1);
+	return ret == -ENOMEM ? ret : 0;
+}
+
+/* Prelink adjustment, then PT_LOAD translation of the pc and the semaphore. */
+static int note_offsets(struct sdt_elf *e, const struct pc_sdtnote *r, struct pc_sdt_note *n)
+{
+	uint64_t pc = r->pc, sem = r->sem, mask = e->is64 ? UINT64_MAX : UINT32_MAX;
+
+	if (e->have_base && r->base) {
+		pc = (pc + e->base_addr - r->base) & mask;
+		if (sem)
+			sem = (sem + e->base_addr - r->base) & mask;
+	}
+	if (vaddr_off(e, pc, false, &n->pc_off)) {
+		pc_warn("%s: sdt_%s:%s: probe address 0x%" PRIx64 " is in no PT_LOAD file range: note skipped",
+			e->path, r->provider, r->name, pc);
+		return -ERANGE;
+	}
+	n->sem_off = 0;
+	if (sem && vaddr_off(e, sem, false, &n->sem_off)) {
+		pc_warn("%s: sdt_%s:%s: semaphore address 0x%" PRIx64 " is in no PT_LOAD file range: note skipped",
+			e->path, r->provider, r->name, sem);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+static void note_free(struct pc_sdt_note *n)
+{
+	free(n->provider);
+	free(n->name);
+	free(n->argstr);
+	free(n->rec_args);
+	free(n->uprobe_args);
+}
+
+/* One stapsdt note: appended to @out, or warned about and skipped. */
+static int add_note(struct sdt_elf *e, const struct pc_note *raw, unsigned int idx,
+		    struct pc_sdt_file *out)
+{
+	struct pc_sdtnote r;
+	struct pc_sdt_note n = { 0 }, *grown;
+	const char *why;
+	int ret;
+
+	if (raw->type != PC_NT_STAPSDT) {
+		pc_warn("%s: " SDT_NOTE_SCN " note %u has type %u, not v3 (3): skipped",
+			e->path, idx, raw->type);
+		out->nskipped++;
+		return 0;
+	}
+	if (pc_sdtnote_parse(raw->desc, raw->descsz, e->is64, e->be, &r, &why)) {
+		pc_warn("%s: " SDT_NOTE_SCN " note %u: %s: skipped", e->path, idx, why);
+		out->nskipped++;
+		return 0;
+	}
+	if (note_offsets(e, &r, &n)) {
+		out->nskipped++;
+		return 0;
+	}
+	n.provider = strdup(r.provider);
+	n.name = strdup(r.name);
+	n.argstr = strdup(r.args);
+	ret = n.provider && n.name && n.argstr ? translate_args(e, &n) : -ENOMEM;
+	grown = ret ? NULL : realloc(out->notes, (out->nnotes + 1) * sizeof(*grown));
+	if (!grown) {
+		note_free(&n);
+		return ret ? ret : -ENOMEM;
+	}
+	out->notes = grown;
+	out->notes[out->nnotes++] = n;
+	return 0;
+}
+
+static int read_notes(struct sdt_elf *e, struct pc_sdt_file *out)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	Elf_Data *d;
+	struct pc_note n;
+	size_t pos = 0;
+	unsigned int idx = 0;
+	const char *why = "";
+	int ret;
+
+	if (section_named(e, SDT_BASE_SCN, &sh)) {
+		e->have_base = true;
+		e->base_addr = sh.sh_addr;
+	}
+	scn = section_named(e, SDT_NOTE_SCN, &sh);
+	if (!scn || sh.sh_type != SHT_NOTE)
+		return 0;
+	d = elf_rawdata(scn, NULL);
+	if (!d || !d->d_buf) {
+		pc_err("%s: cannot read " SDT_NOTE_SCN ": %s", e->path, elf_errmsg(-1));
+		return -ENOEXEC;
+	}
+	while ((ret = pc_note_next(d->d_buf, d->d_size, &pos, sh.sh_addralign == 8 ? 8 : 4,
+				   e->be, &n, &why)) == 1) {
+		if (!pc_note_is(&n, "stapsdt"))
+			continue;
+		ret = add_note(e, &n, idx++, out);
+		if (ret)
+			return ret;
+	}
+	if (ret < 0) {
+		pc_warn("%s: " SDT_NOTE_SCN " after note %u: %s: rest ignored", e->path, idx, why);
+		out->nskipped++;
+	}
+	return 0;
+}
+
+int pc_sdt_read(const char *path, struct pc_sdt_file *out)
+{
+	struct sdt_elf e;
+	int fd = -1, ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = elf_open(path, &e, &fd);
+	if (ret)
+		goto out;
+	out->machine = e.eh.e_machine;
+	out->is64 = e.is64;
+	ret = load_phdrs(&e);
+	if (ret)
+		goto out;
+	if (read_build_id(&e, out->build_id))
+		pc_info("%s: no GNU build-id note", path);
+	ret = read_notes(&e, out);
+	if (ret == -ENOMEM)
+		pc_err("%s: out of memory reading SDT notes", path);
+out:
+	elf_close(&e, fd);
+	if (ret)
+		pc_sdt_free(out);
+	return ret;
+}
+
+void pc_sdt_free(struct pc_sdt_file *f)
+{
+	for (size_t i = 0; i < f->nnotes; i++)
+		note_free(&f->notes[i]);
+	free(f->notes);
+	f->notes = NULL;
+	f->nnotes = 0;
+}
