@@ -13,10 +13,18 @@
 #define PC_ELF_MAX_PHDRS	64	/* more than any real binary; caps kernel_read size */
 #define PC_ELF_MAX_NOTE_BYTES	65536	/* PT_NOTE bytes read per segment at most */
 
+/* Same values as <elf.h> / <linux/elf.h>, for code that includes neither. */
+#define PC_PT_LOAD		1
+#define PC_PT_NOTE		4
+#define PC_PF_X			0x1
+#define PC_PF_W			0x2
+#define PC_PF_R			0x4
+
 struct pc_elf_seg {
 	u32 type;	/* PT_LOAD, PT_NOTE, ... */
 	u32 flags;	/* PF_X | PF_W | PF_R */
 	u64 offset, vaddr, filesz, memsz;
+	u64 align;	/* p_align: pass to pc_elf_find_build_id_align() for PT_NOTE */
 };
 
 struct pc_elf_info {
@@ -48,6 +56,16 @@ int pc_elf_parse_phdrs(const void *buf, size_t len, struct pc_elf_info *info,
  */
 int pc_elf_find_build_id(const void *buf, size_t len, bool big_endian,
 			 u8 *id, size_t max, size_t *id_len, const char **why);
+
+/*
+ * The same for a PT_NOTE whose p_align is @align: 8 selects the 8-byte
+ * note layout (ELF64 .note.gnu.property segments: descriptor and next
+ * note 8-aligned), anything else the usual 4-byte layout, which is what
+ * pc_elf_find_build_id() always uses (as the kernel's build_id_parse does).
+ */
+int pc_elf_find_build_id_align(const void *buf, size_t len, bool big_endian,
+			       u64 align, u8 *id, size_t max, size_t *id_len,
+			       const char **why);
 
 /* Is [off, off+len) inside the file range of a PT_LOAD with all of @flags? */
 bool pc_elf_in_load(const struct pc_elf_info *info, u64 off, u64 len, u32 flags);
