@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sdtdump [-r] BIN: print what pc_sdt_read() makes of BIN, one line per note,
- * in perf's uprobe_events form (default) or with record args (-r). Lets the
- * parity suite and the fixture tests look at user/sdt.c without the cache.
+ * sdtdump [-r|-c] BIN: print what pc_sdt_read() makes of BIN, one line per
+ * note, in perf's uprobe_events form (default) or with record args (-r).
+ * -c also feeds every note's "add" record line to the module's own parser
+ * (kmod/record.c) and exits 1 if it refuses one. Lets the parity suite and
+ * the fixture tests look at user/sdt.c without the cache.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -10,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/probecache.h>
+
+#include "record.h"
 #include "sdt.h"
 
 static void print_note(const char *path, const struct pc_sdt_note *n, int record)
@@ -23,16 +28,41 @@ static void print_note(const char *path, const struct pc_sdt_note *n, int record
 		printf("%s%s\n", *n->uprobe_args ? " " : "", n->uprobe_args);
 }
 
+/* Does the module's parser accept this note as a record? Prints why not. */
+static int check_record(const struct pc_sdt_file *f, const char *path,
+			const struct pc_sdt_note *n)
+{
+	static struct pc_command cmd;
+	struct pc_parse_error err = { 0 };
+	char line[PROBECACHE_LINE_MAX];
+	int len;
+
+	len = snprintf(line, sizeof(line), "add p:sdt_%s/%s %s %s:0x%" PRIx64, n->provider,
+		       n->name, f->build_id, path, n->pc_off);
+	if (n->sem_off)
+		len += snprintf(line + len, sizeof(line) - len, "(0x%" PRIx64 ")", n->sem_off);
+	len += snprintf(line + len, sizeof(line) - len, "%s%s", *n->rec_args ? " " : "",
+			n->rec_args);
+	if ((size_t)len >= sizeof(line) || pc_parse_command(line, len, PROBECACHE_MAX_ARGS,
+							    &cmd, &err)) {
+		fprintf(stderr, "record refused: col %u %s: %s: %s\n", err.column,
+			err.field ? err.field : "?", err.why ? err.why : "line too long", line);
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct pc_sdt_file f;
-	int record = argc > 2 && !strcmp(argv[1], "-r");
+	int record = argc > 2 && (!strcmp(argv[1], "-r") || !strcmp(argv[1], "-c"));
+	int check = record && argv[1][1] == 'c', bad = 0;
 	const char *path = argv[argc - 1];
 	char *real;
 	int ret;
 
 	if (argc < 2 || (argc > 2 && !record)) {
-		fprintf(stderr, "usage: sdtdump [-r] BIN\n");
+		fprintf(stderr, "usage: sdtdump [-r|-c] BIN\n");
 		return 2;
 	}
 	ret = pc_sdt_read(path, &f);
@@ -41,9 +71,12 @@ int main(int argc, char **argv)
 	real = realpath(path, NULL);
 	printf("# build-id %s machine %u notes %zu skipped %u\n", f.build_id, f.machine,
 	       f.nnotes, f.nskipped);
-	for (size_t i = 0; i < f.nnotes; i++)
+	for (size_t i = 0; i < f.nnotes; i++) {
 		print_note(real ? real : path, &f.notes[i], record);
+		if (check)
+			bad |= check_record(&f, real ? real : path, &f.notes[i]);
+	}
 	free(real);
 	pc_sdt_free(&f);
-	return 0;
+	return bad;
 }
