@@ -1,0 +1,78 @@
+# install / uninstall / dkms-install, included by the top-level Makefile
+# (paths relative to the top directory). Variables it honours:
+#   PREFIX (/usr/local), DESTDIR, BINDIR, MANDIR, INCLUDEDIR, SYSCONFDIR (/etc),
+#   UNITDIR (/lib/systemd/system), MODULE_KO and CLI (set by the Makefile),
+#   INSTALL_MODULE=1 to also copy MODULE_KO to /lib/modules/KVER/updates,
+#   DKMS (dkms), DKMS_ARGS (extra options, e.g. -k KVER).
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+INCLUDEDIR ?= $(PREFIX)/include
+SYSCONFDIR ?= /etc
+UNITDIR ?= /lib/systemd/system
+MODULE_KO ?= kmod/probecache.ko
+CLI ?= user/probecache-resolve
+KVER ?= $(shell uname -r)
+DKMS ?= dkms
+DKMS_ARGS ?=
+INSTALL ?= install
+
+PC_VERSION := $(shell sed -n 's/^\#define PROBECACHE_VERSION[^"]*"\(.*\)"/\1/p' \
+		include/uapi/linux/probecache.h)
+PC_DKMS_SRC = $(DESTDIR)/usr/src/probecache-$(PC_VERSION)
+
+$(CLI):
+	$(MAKE) -C $(dir $(CLI))
+
+install: $(CLI)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(SYSCONFDIR)/probecache/preload.d
+	$(INSTALL) -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/probecache-resolve
+	$(INSTALL) -m 0644 Documentation/probecache-resolve.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 0644 include/uapi/linux/probecache.h $(DESTDIR)$(INCLUDEDIR)/linux/
+	sed 's|@BINDIR@|$(BINDIR)|g' systemd/probecache-preload.service \
+		> $(DESTDIR)$(UNITDIR)/probecache-preload.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/probecache-preload.service
+	@# Never overwrite an administrator's config.
+	[ -e $(DESTDIR)$(SYSCONFDIR)/probecache/preload.conf ] || \
+		$(INSTALL) -m 0644 etc/preload.conf $(DESTDIR)$(SYSCONFDIR)/probecache/preload.conf
+	if [ "$(INSTALL_MODULE)" = 1 ]; then \
+		$(INSTALL) -d $(DESTDIR)/lib/modules/$(KVER)/updates && \
+		$(INSTALL) -m 0644 $(MODULE_KO) $(DESTDIR)/lib/modules/$(KVER)/updates/ && \
+		{ [ -n "$(DESTDIR)" ] || depmod -a $(KVER); }; \
+	fi
+
+# The config stays if it differs from the sample (an administrator edited it).
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/probecache-resolve \
+		$(DESTDIR)$(MANDIR)/man1/probecache-resolve.1 \
+		$(DESTDIR)$(INCLUDEDIR)/linux/probecache.h \
+		$(DESTDIR)$(UNITDIR)/probecache-preload.service
+	if cmp -s etc/preload.conf $(DESTDIR)$(SYSCONFDIR)/probecache/preload.conf; then \
+		rm -f $(DESTDIR)$(SYSCONFDIR)/probecache/preload.conf; fi
+	-rmdir $(DESTDIR)$(SYSCONFDIR)/probecache/preload.d $(DESTDIR)$(SYSCONFDIR)/probecache \
+		2>/dev/null
+	if [ -e $(DESTDIR)/lib/modules/$(KVER)/updates/probecache.ko ]; then \
+		rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/probecache.ko; \
+		[ -n "$(DESTDIR)" ] || depmod -a $(KVER); fi
+
+# Source tree for DKMS, then add/build/install (AUTOINSTALL rebuilds it for new kernels).
+dkms-src:
+	rm -rf $(PC_DKMS_SRC)
+	$(INSTALL) -d $(PC_DKMS_SRC)
+	cp -a kmod include dkms.conf $(PC_DKMS_SRC)/
+	find $(PC_DKMS_SRC) \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \
+		-o -name '*.symvers' -o -name '*.order' \) -delete
+
+dkms-install: dkms-src
+	$(DKMS) add $(DKMS_ARGS) -m probecache -v $(PC_VERSION) || \
+		$(DKMS) status -m probecache -v $(PC_VERSION) | grep -q .
+	$(DKMS) build $(DKMS_ARGS) -m probecache -v $(PC_VERSION)
+	$(DKMS) install $(DKMS_ARGS) -m probecache -v $(PC_VERSION) --force
+
+dkms-uninstall:
+	-$(DKMS) remove -m probecache -v $(PC_VERSION) --all
+	rm -rf $(PC_DKMS_SRC)
+
+.PHONY: install uninstall dkms-src dkms-install dkms-uninstall
