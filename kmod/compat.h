@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every kernel-version difference probecache.ko cares about, in one place.
+ * Force-included into each object (Kbuild: -include compat.h). The
+ * PC_HAVE_* macros are decided in Kbuild by grepping the target kernel's
+ * headers, so core files never test LINUX_VERSION_CODE.
+ */
+#ifndef _PC_COMPAT_H
+#define _PC_COMPAT_H
+
+#include <linux/fs.h>
+#include <linux/iversion.h>
+#include <linux/uprobes.h>
+
+/*
+ * Our handlers, in one stable shape; the adapters below give the uprobe
+ * core whichever prototypes the running kernel expects.
+ */
+int pc_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs);
+int pc_uprobe_ret_hit(struct uprobe_consumer *uc, unsigned long func,
+		      struct pt_regs *regs);
+bool pc_uprobe_want(struct uprobe_consumer *uc, struct mm_struct *mm);
+
+#ifdef PC_HAVE_UPROBE_HANDLER_DATA
+/* 6.13+: handlers carry a per-consumer session cookie we do not use. */
+static inline int pc_compat_handler(struct uprobe_consumer *uc,
+				    struct pt_regs *regs, __u64 *data)
+{
+	return pc_uprobe_hit(uc, regs);
+}
+
+static inline int pc_compat_ret_handler(struct uprobe_consumer *uc,
+					unsigned long func,
+					struct pt_regs *regs, __u64 *data)
+{
+	return pc_uprobe_ret_hit(uc, func, regs);
+}
+#else
+static inline int pc_compat_handler(struct uprobe_consumer *uc,
+				    struct pt_regs *regs)
+{
+	return pc_uprobe_hit(uc, regs);
+}
+
+static inline int pc_compat_ret_handler(struct uprobe_consumer *uc,
+					unsigned long func,
+					struct pt_regs *regs)
+{
+	return pc_uprobe_ret_hit(uc, func, regs);
+}
+#endif
+
+#ifdef PC_HAVE_UPROBE_FILTER_CTX
+/* Up to 6.11 the filter is also told why it is asked; the answer is the same. */
+static inline bool pc_compat_filter(struct uprobe_consumer *uc,
+				    enum uprobe_filter_ctx ctx,
+				    struct mm_struct *mm)
+{
+	return pc_uprobe_want(uc, mm);
+}
+#else
+static inline bool pc_compat_filter(struct uprobe_consumer *uc,
+				    struct mm_struct *mm)
+{
+	return pc_uprobe_want(uc, mm);
+}
+#endif
+
+static inline void pc_uprobe_consumer_init(struct uprobe_consumer *uc, bool ret)
+{
+	memset(uc, 0, sizeof(*uc));
+	if (ret)
+		uc->ret_handler = pc_compat_ret_handler;
+	else
+		uc->handler = pc_compat_handler;
+	uc->filter = pc_compat_filter;
+}
+
+/* What unregistering needs: the uprobe handle (6.12+) or inode + offset. */
+struct pc_uprobe {
+#ifdef PC_HAVE_UPROBE_REGISTER_PTR
+	struct uprobe *uprobe;
+#endif
+	struct inode *inode;
+	loff_t offset;
+};
+
+static inline int pc_uprobe_register(struct pc_uprobe *h, struct inode *inode,
+				     loff_t offset, loff_t ref_ctr_offset,
+				     struct uprobe_consumer *uc)
+{
+	h->inode = inode;
+	h->offset = offset;
+#ifdef PC_HAVE_UPROBE_REGISTER_PTR
+	h->uprobe = uprobe_register(inode, offset, ref_ctr_offset, uc);
+	return PTR_ERR_OR_ZERO(h->uprobe);
+#else
+	return uprobe_register_refctr(inode, offset, ref_ctr_offset, uc);
+#endif
+}
+
+/*
+ * Detach @uc; on 6.12+ handlers may still be running until
+ * pc_uprobe_unregister_sync(), so batch the sync after many of these.
+ */
+static inline void pc_uprobe_unregister_nosync(struct pc_uprobe *h,
+					       struct uprobe_consumer *uc)
+{
+#if defined(PC_HAVE_UPROBE_UNREGISTER_NOSYNC)
+	uprobe_unregister_nosync(h->uprobe, uc);
+#elif defined(PC_HAVE_UPROBE_REGISTER_PTR)
+	uprobe_unregister(h->uprobe, uc);
+#else
+	uprobe_unregister(h->inode, h->offset, uc);
+#endif
+}
+
+static inline void pc_uprobe_unregister_sync(void)
+{
+#ifdef PC_HAVE_UPROBE_UNREGISTER_NOSYNC
+	uprobe_unregister_sync();
+#endif
+}
+
+/* inode timestamps became accessor-only in 6.6/6.7. */
+static inline struct timespec64 pc_inode_ctime(const struct inode *inode)
+{
+#ifdef PC_HAVE_INODE_GET_CTIME
+	return inode_get_ctime(inode);
+#else
+	return inode->i_ctime;
+#endif
+}
+
+static inline struct timespec64 pc_inode_mtime(const struct inode *inode)
+{
+#ifdef PC_HAVE_INODE_GET_MTIME
+	return inode_get_mtime(inode);
+#else
+	return inode->i_mtime;
+#endif
+}
+
+/* __assign_str() lost its source argument in 6.10. */
+#ifdef PC_HAVE_ASSIGN_STR_1ARG
+#define pc_assign_str(dst, src)	__assign_str(dst)
+#else
+#define pc_assign_str(dst, src)	__assign_str(dst, src)
+#endif
+
+#endif /* _PC_COMPAT_H */

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Argument fetching for probecache:hit. Runs in the hit handler, and only
+ * while the tracepoint is enabled: no allocation, no sleeping (per-cpu
+ * scratch under preempt_disable, nofault user reads).
+ */
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/uaccess.h>
+
+#include "pc.h"
+
+#define CREATE_TRACE_POINTS
+#include "trace.h"
+
+#define PC_TEXT_MAX	2048
+
+struct pc_scratch {
+	u64 vals[PROBECACHE_MAX_ARGS];
+	char str[PROBECACHE_STRING_MAX + 1];
+	char text[PC_TEXT_MAX];
+};
+
+static struct pc_scratch __percpu *pc_scratch;
+
+static const unsigned short pc_reg_offs[PC_NR_REGS] = {
+	[PC_REG_AX] = offsetof(struct pt_regs, ax),
+	[PC_REG_BX] = offsetof(struct pt_regs, bx),
+	[PC_REG_CX] = offsetof(struct pt_regs, cx),
+	[PC_REG_DX] = offsetof(struct pt_regs, dx),
+	[PC_REG_SI] = offsetof(struct pt_regs, si),
+	[PC_REG_DI] = offsetof(struct pt_regs, di),
+	[PC_REG_BP] = offsetof(struct pt_regs, bp),
+	[PC_REG_SP] = offsetof(struct pt_regs, sp),
+	[PC_REG_R8] = offsetof(struct pt_regs, r8),
+	[PC_REG_R9] = offsetof(struct pt_regs, r9),
+	[PC_REG_R10] = offsetof(struct pt_regs, r10),
+	[PC_REG_R11] = offsetof(struct pt_regs, r11),
+	[PC_REG_R12] = offsetof(struct pt_regs, r12),
+	[PC_REG_R13] = offsetof(struct pt_regs, r13),
+	[PC_REG_R14] = offsetof(struct pt_regs, r14),
+	[PC_REG_R15] = offsetof(struct pt_regs, r15),
+	[PC_REG_IP] = offsetof(struct pt_regs, ip),
+};
+
+static u64 pc_reg(struct pt_regs *regs, u8 reg)
+{
+	if (reg >= PC_NR_REGS)
+		return 0;
+	return regs_get_register(regs, pc_reg_offs[reg]);
+}
+
+static u64 pc_base(const struct pc_fetch_arg *fa, struct pt_regs *regs,
+		   unsigned long bp_vaddr)
+{
+	const struct pc_arg *a = &fa->arg;
+
+	switch (a->kind) {
+	case PC_BASE_REG:
+		return pc_reg(regs, a->reg);
+	case PC_BASE_IMM:
+		return (u64)a->imm;
+	case PC_BASE_RETVAL:
+		return regs_return_value(regs);
+	case PC_BASE_SIB:
+		return pc_reg(regs, a->sib.base) +
+		       pc_reg(regs, a->sib.index) * a->sib.scale;
+	case PC_BASE_FILEOFF:
+		/* Both ends translated through the PT_LOAD table at add time. */
+		return bp_vaddr + fa->delta;
+	}
+	return 0;
+}
+
+/* Narrow @v to @t's width, sign-extending the s* types. */
+static u64 pc_narrow(u64 v, enum pc_type t)
+{
+	unsigned int bits = pc_type_size(t) * 8;
+
+	if (!bits || bits == 64)
+		return v;
+	v &= (1ULL << bits) - 1;
+	if (t >= PC_T_S8 && t <= PC_T_S64 && (v >> (bits - 1)))
+		v |= ~0ULL << bits;
+	return v;
+}
+
+static int pc_load(u64 addr, void *dst, size_t len)
+{
+	return copy_from_user_nofault(dst, (const void __user *)(uintptr_t)addr,
+				      len) ? -EFAULT : 0;
+}
+
+/*
+ * Walk the deref chain; *@addr is where the final load (of the arg's type)
+ * reads. Returns 1 if there is no load at all (the value is *@addr).
+ */
+static int pc_walk(const struct pc_arg *a, u64 *addr)
+{
+	u64 v = *addr;
+	unsigned int i;
+
+	if (!a->nderef)
+		return 1;
+	for (i = 0; i + 1 < a->nderef; i++)
+		if (pc_load(v + a->deref[i], &v, sizeof(v)))
+			return -EFAULT;
+	*addr = v + a->deref[a->nderef - 1];
+	return 0;
+}
+
+static int pc_fetch_str(u64 addr, char *str)
+{
+	long n;
+	int i;
+
+	pagefault_disable();
+	n = strncpy_from_user(str, (const char __user *)(uintptr_t)addr,
+			      PROBECACHE_STRING_MAX);
+	pagefault_enable();
+	if (n < 0)
+		return -EFAULT;
+	str[n] = '\0';
+	for (i = 0; i < n; i++)
+		if (str[i] < 0x20 || str[i] == '"' || str[i] == 0x7f)
+			str[i] = '.';
+	return 0;
+}
+
+static int pc_fetch_one(const struct pc_fetch_arg *fa, struct pt_regs *regs,
+			unsigned long bp_vaddr, u64 *val, char *str)
+{
+	const struct pc_arg *a = &fa->arg;
+	u64 v = 0, addr = pc_base(fa, regs, bp_vaddr);
+	int ret = pc_walk(a, &addr);
+
+	if (ret < 0)
+		return ret;
+	*val = addr;
+	if (a->type == PC_T_STRING)
+		return pc_fetch_str(addr, str);
+	if (ret == 0 && pc_load(addr, &v, pc_type_size(a->type)))
+		return -EFAULT;
+	*val = pc_narrow(ret ? addr : v, a->type);
+	return 0;
+}
+
+static int pc_format_one(char *buf, size_t size, const struct pc_arg *a,
+			 u64 v, const char *str, int fetched)
+{
+	if (fetched)
+		return scnprintf(buf, size, " %s=(fault)", a->name);
+	if (a->type == PC_T_STRING)
+		return scnprintf(buf, size, " %s=\"%s\"", a->name, str);
+	if (a->type >= PC_T_X8 && a->type <= PC_T_X64)
+		return scnprintf(buf, size, " %s=0x%llx", a->name, v);
+	if (a->type >= PC_T_S8 && a->type <= PC_T_S64)
+		return scnprintf(buf, size, " %s=%lld", a->name, (s64)v);
+	return scnprintf(buf, size, " %s=%llu", a->name, v);
+}
+
+void pc_fetch_emit(const struct pc_probe *p, struct pt_regs *regs,
+		   unsigned long bp_vaddr)
+{
+	struct pc_scratch *s;
+	unsigned int i;
+	size_t len = 0;
+	int ret;
+
+	if (!trace_hit_enabled())
+		return;
+	s = get_cpu_ptr(pc_scratch);
+	s->text[0] = '\0';
+	for (i = 0; i < p->nargs; i++) {
+		s->vals[i] = 0;
+		ret = pc_fetch_one(&p->args[i], regs, bp_vaddr, &s->vals[i],
+				   s->str);
+		len += pc_format_one(s->text + len, sizeof(s->text) - len,
+				     &p->args[i].arg, s->vals[i], s->str, ret);
+	}
+	trace_hit(p->name, bp_vaddr, p->nargs, s->vals,
+		  len ? s->text + 1 : s->text);
+	put_cpu_ptr(pc_scratch);
+}
+
+int pc_fetch_init(void)
+{
+	pc_scratch = alloc_percpu(struct pc_scratch);
+	return pc_scratch ? 0 : -ENOMEM;
+}
+
+void pc_fetch_exit(void)
+{
+	free_percpu(pc_scratch);
+}

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Verification before arming: everything happens through one open file,
+ * and the inode that gets registered is that file's real inode, so no path
+ * lookup can slip another file in between check and register.
+ */
+#include <linux/dcache.h>
+#include <linux/elf.h>
+#include <linux/err.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/namei.h>
+#include <linux/slab.h>
+
+#include "pc.h"
+
+/* Snapshot what identifies the file content; also arms i_version bumps. */
+int pc_ident_take(struct inode *inode, struct pc_ident *id)
+{
+	id->ctime = pc_inode_ctime(inode);
+	id->mtime = pc_inode_mtime(inode);
+	id->size = i_size_read(inode);
+	id->has_iversion = IS_I_VERSION(inode);
+	id->iversion = id->has_iversion ? inode_query_iversion(inode) : 0;
+	return 0;
+}
+
+/*
+ * Called from the uprobe filter: lock-free reads only. Returns what changed
+ * or NULL if the content is still the verified one.
+ */
+const char *pc_ident_changed(const struct pc_ident *id, struct inode *inode)
+{
+	struct timespec64 t;
+
+	if (i_size_read(inode) != id->size)
+		return "size";
+	t = pc_inode_mtime(inode);
+	if (!timespec64_equal(&t, &id->mtime))
+		return "mtime";
+	t = pc_inode_ctime(inode);
+	if (!timespec64_equal(&t, &id->ctime))
+		return "ctime";
+	if (id->has_iversion && inode_peek_iversion(inode) != id->iversion)
+		return "i_version";
+	return NULL;
+}
+
+static int pc_read_at(struct file *f, void *buf, size_t len, u64 pos,
+		      const char *what, struct pc_err *err)
+{
+	loff_t p = pos;
+	ssize_t n;
+
+	n = kernel_read(f, buf, len, &p);
+	if (n < 0)
+		return pc_err_set(err, n, "path", "reading %s: error %zd",
+				  what, n);
+	if ((size_t)n != len)
+		return pc_err_set(err, -ENOEXEC, "path",
+				  "truncated ELF: %s wants %zu bytes at 0x%llx, got %zd",
+				  what, len, pos, n);
+	return 0;
+}
+
+/* Open @pathname once, without ever opening a device or FIFO. */
+static int pc_open(const char *pathname, struct pc_verified *v,
+		   struct file **filp, struct pc_err *err)
+{
+	struct file *opath, *f;
+	umode_t mode;
+	int ret;
+
+	opath = filp_open(pathname, O_PATH, 0);
+	if (IS_ERR(opath)) {
+		ret = PTR_ERR(opath);
+		return pc_err_set(err, ret, "path", "cannot open %s: error %d",
+				  pathname, ret);
+	}
+	mode = file_inode(opath)->i_mode;
+	if (!S_ISREG(mode)) {
+		ret = pc_err_set(err, S_ISDIR(mode) ? -EISDIR : -EINVAL, "path",
+				 "%s is %s, not a regular file", pathname,
+				 S_ISDIR(mode) ? "a directory" : "special");
+		goto err_opath;
+	}
+	f = dentry_open(&opath->f_path, O_RDONLY | O_LARGEFILE, current_cred());
+	if (IS_ERR(f)) {
+		ret = pc_err_set(err, PTR_ERR(f), "path",
+				 "cannot read %s: error %ld", pathname, PTR_ERR(f));
+		goto err_opath;
+	}
+	v->path = f->f_path;
+	path_get(&v->path);
+	v->inode = d_real_inode(f->f_path.dentry);
+	ihold(v->inode);
+	fput(opath);
+	*filp = f;
+	return 0;
+
+err_opath:
+	fput(opath);
+	return ret;
+}
+
+static int pc_read_elf(struct file *f, struct pc_elf_info *elf,
+		       struct pc_err *err)
+{
+	u8 ehdr[sizeof(Elf64_Ehdr)];
+	const char *why = "malformed";
+	size_t len;
+	void *buf;
+	int ret;
+
+	len = min_t(u64, sizeof(ehdr), elf->file_size);
+	ret = pc_read_at(f, ehdr, len, 0, "ELF header", err);
+	if (ret)
+		return ret;
+	ret = pc_elf_parse_ehdr(ehdr, len, elf, &why);
+	if (ret)
+		return pc_err_set(err, ret, "path", "ELF header: %s", why);
+
+	len = (size_t)elf->phnum * elf->phentsize;
+	buf = kmalloc(len ? len : 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	ret = pc_read_at(f, buf, len, elf->phoff, "program headers", err);
+	if (!ret) {
+		ret = pc_elf_parse_phdrs(buf, len, elf, &why);
+		if (ret)
+			pc_err_set(err, ret, "path", "program headers: %s", why);
+	}
+	kfree(buf);
+	return ret;
+}
+
+static int pc_note_build_id(struct file *f, const struct pc_elf_seg *s,
+			    bool big_endian, u8 *id, size_t *id_len,
+			    struct pc_err *err)
+{
+	const char *why = "malformed";
+	size_t len = min_t(u64, s->filesz, PC_ELF_MAX_NOTE_BYTES);
+	void *buf;
+	int ret;
+
+	buf = kmalloc(len ? len : 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	ret = pc_read_at(f, buf, len, s->offset, "PT_NOTE", err);
+	if (!ret) {
+		ret = pc_elf_find_build_id(buf, len, big_endian, id,
+					   PROBECACHE_BUILD_ID_MAX, id_len, &why);
+		if (ret && ret != -ENOENT)
+			pc_err_set(err, ret, "path", "PT_NOTE at 0x%llx: %s",
+				   s->offset, why);
+	}
+	kfree(buf);
+	return ret;
+}
+
+static int pc_check_build_id(struct file *f, const struct pc_record *rec,
+			     const struct pc_elf_info *elf, struct pc_err *err)
+{
+	u8 id[PROBECACHE_BUILD_ID_MAX];
+	size_t id_len = 0;
+	unsigned int i;
+	int ret = -ENOENT;
+
+	for (i = 0; i < elf->nsegs && ret == -ENOENT; i++) {
+		if (elf->segs[i].type != PT_NOTE)
+			continue;
+		ret = pc_note_build_id(f, &elf->segs[i], elf->big_endian, id,
+				       &id_len, err);
+	}
+	if (ret == -ENOENT)
+		return pc_err_set(err, -ENOEXEC, "path",
+				  "no NT_GNU_BUILD_ID note");
+	if (ret)
+		return ret;
+	if (id_len != rec->build_id_len || memcmp(id, rec->build_id, id_len)) {
+		return pc_err_set(err, -ESTALE, "build-id",
+				  "build-id mismatch: file has %*phN, record wants %*phN",
+				  (int)id_len, id, rec->build_id_len,
+				  rec->build_id);
+	}
+	return 0;
+}
+
+/* Offsets are file offsets into the very bytes we just checked. */
+static int pc_check_offsets(const struct pc_record *rec,
+			    const struct pc_elf_info *elf, struct pc_err *err)
+{
+	if (rec->offset >= elf->file_size)
+		return pc_err_set(err, -ERANGE, "offset",
+				  "0x%llx is past end of file (size 0x%llx)",
+				  rec->offset, elf->file_size);
+	if (!pc_elf_in_load(elf, rec->offset, 1, PF_X))
+		return pc_err_set(err, -ERANGE, "offset",
+				  "0x%llx is not inside an executable PT_LOAD",
+				  rec->offset);
+	if (rec->ref_ctr_offset &&
+	    !pc_elf_in_load(elf, rec->ref_ctr_offset, sizeof(short), PF_W))
+		return pc_err_set(err, -ERANGE, "refctr",
+				  "0x%llx is not inside a writable PT_LOAD",
+				  rec->ref_ctr_offset);
+	return 0;
+}
+
+static int pc_check_file(struct file *f, const struct pc_record *rec,
+			 struct pc_verified *v, struct pc_err *err)
+{
+	const char *what;
+	int ret;
+
+	v->elf->file_size = v->ident.size;
+	ret = pc_read_elf(f, v->elf, err);
+	if (ret)
+		return ret;
+	ret = pc_check_build_id(f, rec, v->elf, err);
+	if (ret)
+		return ret;
+	ret = pc_check_offsets(rec, v->elf, err);
+	if (ret)
+		return ret;
+	/* A writer racing with our reads would make them meaningless. */
+	what = pc_ident_changed(&v->ident, v->inode);
+	if (what)
+		return pc_err_set(err, -EAGAIN, "path",
+				  "file changed (%s) while being verified", what);
+	return 0;
+}
+
+/*
+ * Open @pathname, check it is a regular ELF file whose build-id is the
+ * record's and whose segments contain the record's offsets. On success @v
+ * holds references to the path and the real inode (pc_verified_release()).
+ */
+int pc_verify(const struct pc_record *rec, const char *pathname,
+	      struct pc_verified *v, struct pc_err *err)
+{
+	struct file *f;
+	int ret;
+
+	memset(v, 0, sizeof(*v));
+	v->elf = kzalloc(sizeof(*v->elf), GFP_KERNEL);
+	if (!v->elf)
+		return -ENOMEM;
+	ret = pc_open(pathname, v, &f, err);
+	if (ret)
+		goto err_elf;
+	pc_ident_take(v->inode, &v->ident);
+	ret = pc_check_file(f, rec, v, err);
+	fput(f);
+	if (ret)
+		goto err_refs;
+	return 0;
+
+err_refs:
+	iput(v->inode);
+	path_put(&v->path);
+err_elf:
+	kfree(v->elf);
+	v->elf = NULL;
+	return ret;
+}
+
+void pc_verified_release(struct pc_verified *v)
+{
+	iput(v->inode);
+	path_put(&v->path);
+	kfree(v->elf);
+	v->elf = NULL;
+}
