@@ -37,6 +37,12 @@ const struct pc_kprobe *pc_kprobes_find(const struct pc_kprobes *k, const char *
 /* Read PROBECACHE_SYSFS/@rel into @buf without the trailing newline. 0 or -errno. */
 int pc_sysfs_read(const char *rel, char *buf, size_t size);
 
+/*
+ * Check a control line ("add RECORD", "del GROUP:EVENT") of @len bytes with
+ * the module's parser; on rejection @why gets "col C: FIELD: WHY". 0 or -errno.
+ */
+int pc_record_check(const char *line, size_t len, char *why, size_t whylen);
+
 /* Strip trailing newlines and blanks; return @s. */
 char *pc_chomp(char *s);
 

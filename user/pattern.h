@@ -67,6 +67,22 @@ enum pc_file_state pc_file_check(const char *path, const char *build_id, char no
 const char *pc_file_state_name(enum pc_file_state st);
 
 /*
+ * Staleness: a cached path is stale when its file is gone or now holds
+ * another build-id (an unreadable file is not judged). A binary none of whose
+ * paths is live is wholly stale; gc removes it, and drops stale paths of the
+ * others.
+ */
+struct pc_stale {
+	struct pc_binary *b;
+	const char *path;
+	enum pc_file_state st;	/* PC_FILE_MISSING or PC_FILE_OTHER */
+	char now[41];		/* PC_FILE_OTHER: the build-id there now */
+	bool whole;		/* every path of b is stale */
+};
+
+int pc_stale_find(const struct pc_snapshot *s, struct pc_stale **out, size_t *n);
+
+/*
  * Clash A: one GROUP:EVENT cached for binaries at different paths. The
  * kernel needs unique names, so every such probe is armed as
  * EVENT_XXXXXXXX (first 8 hex digits of its build-id; EVENT shortened to

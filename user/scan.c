@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scan: read build-id and SDT notes of binaries into the cache.
+ *
+ * Paths are canonicalized with realpath(3), as perf's build-id cache does,
+ * so a library found through its soname link is cached under its real file.
+ * SDT notes become entries of group sdt_PROVIDER; several notes with one name
+ * become NAME, NAME_1, NAME_2... in note order, the names perf gives them
+ * when it adds them one after the other. A rescan replaces the binary's SDT
+ * entries and keeps its named ones (from 'add').
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/probecache.h>
+
+#include "cache.h"
+#include "pc.h"
+#include "sdt.h"
+
+struct scan_stats {
+	unsigned int elf, with_notes, without_notes, no_build_id, non_elf, failed;
+	unsigned long events;
+	bool recursive;
+	bool progress;		/* stderr is a terminal */
+	struct timespec start, last;
+};
+
+static struct scan_stats *cur_stats;	/* for the nftw callback */
+
+static bool is_elf(const char *path)
+{
+	unsigned char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, magic, sizeof(magic));
+	close(fd);
+	return n == 4 && !memcmp(magic, "\177ELF", 4);
+}
+
+/* NAME, NAME_1, NAME_2...: NAME_n for the note with n earlier ones of its name. */
+static int sdt_event_name(const struct pc_binary *b, const char *spec, const char *name,
+			  char *buf, size_t size)
+{
+	unsigned int nth = 0;
+
+	for (size_t i = 0; i < b->nentries; i++)
+		if (b->entries[i].kind == PC_ENTRY_SDT && !strcmp(b->entries[i].spec, spec))
+			nth++;
+	if (nth)
+		snprintf(buf, size, "%s_%u", name, nth);
+	else
+		snprintf(buf, size, "%s", name);
+	return strlen(buf) > PROBECACHE_NAME_MAX ? -ENAMETOOLONG : 0;
+}
+
+static int add_note(struct pc_binary *b, const struct pc_sdt_note *n)
+{
+	char group[PROBECACHE_NAME_MAX + 8], event[PROBECACHE_NAME_MAX + 16], *spec;
+	struct pc_entry *e;
+	int ret;
+
+	if (asprintf(&spec, "%s:%s", n->provider, n->name) < 0)
+		return -ENOMEM;
+	snprintf(group, sizeof(group), "sdt_%s", n->provider);
+	ret = sdt_event_name(b, spec, n->name, event, sizeof(event));
+	if (!ret && strlen(group) > PROBECACHE_NAME_MAX)
+		ret = -ENAMETOOLONG;
+	e = ret ? NULL : pc_binary_add_entry(b);
+	if (!e) {
+		free(spec);
+		return ret ? ret : -ENOMEM;
+	}
+	e->kind = PC_ENTRY_SDT;
+	e->offset = n->pc_off;
+	e->ref_ctr = n->sem_off;
+	e->spec = spec;
+	e->group = strdup(group);
+	e->event = strdup(event);
+	e->args = strdup(n->rec_args ? n->rec_args : "");
+	e->uprobe_args = strdup(n->uprobe_args ? n->uprobe_args : "");
+	if (!e->group || !e->event || !e->args || !e->uprobe_args)
+		return -ENOMEM;
+	return 0;
+}
+
+/* The cached binary to update: the old one minus its SDT entries, or a new one. */
+static struct pc_binary *base_binary(const char *build_id, const char *path)
+{
+	struct pc_binary *b = NULL;
+	int ret = pc_cache_load(build_id, &b);
+
+	if (ret == -EBADMSG)
+		pc_warn("%s: replacing the corrupt cache entry of build-id %s", path, build_id);
+	if (ret) {
+		b = pc_binary_new(build_id);
+		if (!b)
+			return NULL;
+	}
+	for (size_t i = b->nentries; i-- > 0;)
+		if (b->entries[i].kind == PC_ENTRY_SDT)
+			pc_binary_del_entry(b, i);
+	return b;
+}
+
+/* Records @f, read from canonical @path, in the cache under its lock. */
+static int cache_file(const char *path, const struct pc_sdt_file *f)
+{
+	struct pc_binary *b;
+	int ret = pc_cache_lock();
+
+	if (ret)
+		return ret;
+	b = base_binary(f->build_id, path);
+	ret = b ? pc_binary_add_path(b, path) : -ENOMEM;
+	for (size_t i = 0; !ret && i < f->nnotes; i++) {
+		ret = add_note(b, &f->notes[i]);
+		if (ret == -ENAMETOOLONG) {
+			pc_warn("%s: SDT note %s:%s: event name too long, not cached", path,
+				f->notes[i].provider, f->notes[i].name);
+			ret = 0;
+		}
+	}
+	if (!ret)
+		ret = pc_cache_store(b);
+	pc_binary_free(b);
+	pc_cache_unlock();
+	return ret;
+}
+
+static void progress(struct scan_stats *st, bool done)
+{
+	struct timespec now;
+	long ms;
+
+	if (!st->progress)
+		return;
+	if (done) {
+		if (st->last.tv_sec)
+			fputs("\r\033[K", stderr);
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (now.tv_sec - st->start.tv_sec) * 1000 + (now.tv_nsec - st->start.tv_nsec) / 1000000;
+	if (ms < 1000)	/* short scans stay quiet */
+		return;
+	ms = (now.tv_sec - st->last.tv_sec) * 1000 + (now.tv_nsec - st->last.tv_nsec) / 1000000;
+	if (st->last.tv_sec && ms < 200)
+		return;
+	st->last = now;
+	fprintf(stderr, "\rscanning: %u ELF files, %u with SDT notes, %lu events", st->elf,
+		st->with_notes, st->events);
+}
+
+/* One file. @explicit: named on the command line (non-ELF is an error then). */
+static int scan_one(const char *arg, struct scan_stats *st, bool explicit)
+{
+	struct pc_sdt_file f = { 0 };
+	char real[PATH_MAX];
+	int ret;
+
+	if (!realpath(arg, real)) {
+		ret = -errno;
+		pc_err("%s: %s", arg, strerror(errno));
+		st->failed++;
+		return ret;
+	}
+	if (!is_elf(real)) {
+		st->non_elf++;
+		if (!explicit)
+			return 0;
+		pc_err("%s: not an ELF file", arg);
+		st->failed++;
+		return -ENOEXEC;
+	}
+	st->elf++;
+	progress(st, false);
+	ret = pc_sdt_read(real, &f);
+	if (ret) {
+		st->failed++;
+		return ret;
+	}
+	if (!f.build_id[0]) {
+		st->no_build_id++;
+		pc_warn("%s: no GNU build-id, cannot be cached", real);
+		goto out;
+	}
+	if (!f.nnotes) {
+		st->without_notes++;
+		if (explicit)
+			printf("%s (%s): 0 events\n", real, f.build_id);
+		goto out;
+	}
+	ret = cache_file(real, &f);
+	if (ret) {
+		st->failed++;
+		goto out;
+	}
+	st->with_notes++;
+	st->events += f.nnotes;
+	if (st->progress && st->last.tv_sec)
+		fputs("\r\033[K", stderr);
+	printf("%s (%s): %zu events\n", real, f.build_id, f.nnotes);
+out:
+	pc_sdt_free(&f);
+	return ret;
+}
+
+static int walk_fn(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if (type == FTW_DNR) {
+		pc_warn("%s: cannot read directory, skipped", path);
+		cur_stats->failed++;
+	} else if (type == FTW_F && S_ISREG(sb->st_mode)) {
+		scan_one(path, cur_stats, false);
+	}
+	return 0;
+}
+
+static int scan_arg(const char *arg, struct scan_stats *st)
+{
+	struct stat sb;
+
+	if (stat(arg, &sb)) {
+		pc_err("%s: %s", arg, strerror(errno));
+		st->failed++;
+		return -errno;
+	}
+	if (!S_ISDIR(sb.st_mode))
+		return scan_one(arg, st, true);
+	if (!st->recursive) {
+		pc_err("%s: is a directory (use -r)", arg);
+		st->failed++;
+		return -EISDIR;
+	}
+	cur_stats = st;
+	if (nftw(arg, walk_fn, 16, FTW_PHYS)) {
+		pc_err("%s: %s", arg, strerror(errno));
+		st->failed++;
+		return -errno;
+	}
+	return 0;
+}
+
+static int scan_help(void)
+{
+	printf("usage: %s scan [-r] PATH...\n\n"
+	       "Read the build-id and SDT notes (.note.stapsdt) of each PATH into the cache\n"
+	       "(%s) and print 'PATH (BUILD-ID): N events' per binary.\n"
+	       "Paths are canonicalized (symlinks resolved).\n\n"
+	       "  -r, --recursive  scan directories; files that are not ELF are skipped\n"
+	       "  -h, --help       this help\n\n"
+	       "Exit: 0 ok, 1 nothing could be scanned, 2 usage, 3 some paths failed.\n",
+	       pc_prog, pc_cache_dir());
+	return 0;
+}
+
+static void summary(const struct scan_stats *st)
+{
+	progress((struct scan_stats *)st, true);
+	if (!st->recursive && !pc_verbose)
+		return;
+	printf("%u ELF files: %u with SDT notes (%lu events), %u without notes", st->elf,
+	       st->with_notes, st->events, st->without_notes);
+	if (st->no_build_id)
+		printf(", %u without build-id", st->no_build_id);
+	printf("; %u other files skipped", st->non_elf);
+	if (st->failed)
+		printf("; %u failed", st->failed);
+	putchar('\n');
+}
+
+int cmd_scan(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "recursive", no_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	struct scan_stats st = { 0 };
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "rh", lopts, NULL)) != -1) {
+		if (opt == 'r')
+			st.recursive = true;
+		else if (opt == 'h')
+			return scan_help();
+		else
+			return pc_usage("scan");
+	}
+	if (optind >= argc)
+		return pc_usage("scan");
+	st.progress = isatty(STDERR_FILENO);
+	clock_gettime(CLOCK_MONOTONIC, &st.start);
+	for (int i = optind; i < argc; i++)
+		scan_arg(argv[i], &st);
+	summary(&st);
+	if (!st.failed)
+		return 0;
+	return st.with_notes || st.without_notes ? PC_EXIT_PARTIAL : -EIO;
+}
