@@ -38,12 +38,12 @@ static const char *const arg_fields[] = {
 	"arg10", "arg11", "arg12", "arg13", "arg14", "arg15", "arg16", "arg17",
 };
 
-_Static_assert(sizeof(type_names) / sizeof(type_names[0]) == PC_T_STRING + 1,
-	       "type_names out of sync with enum pc_type");
-_Static_assert(sizeof(type_sizes) == PC_T_STRING + 1,
-	       "type_sizes out of sync with enum pc_type");
-_Static_assert(sizeof(arg_fields) / sizeof(arg_fields[0]) == PROBECACHE_MAX_ARGS + 1,
-	       "arg_fields must cover PROBECACHE_MAX_ARGS + 1 args");
+static_assert(ARRAY_SIZE(type_names) == PC_T_STRING + 1,
+	      "type_names out of sync with enum pc_type");
+static_assert(ARRAY_SIZE(type_sizes) == PC_T_STRING + 1,
+	      "type_sizes out of sync with enum pc_type");
+static_assert(ARRAY_SIZE(arg_fields) == PROBECACHE_MAX_ARGS + 1,
+	      "arg_fields must cover PROBECACHE_MAX_ARGS + 1 args");
 
 static bool is_digit(char c)
 {
@@ -659,7 +659,7 @@ static int parse_verb(struct pc_cur *c, size_t start, size_t end, enum pc_cmd *c
 
 	while (start + n < end && c->s[start + n] >= 'a' && c->s[start + n] <= 'z')
 		n++;
-	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(verbs); i++) {
 		if (strlen(verbs[i]) != n || memcmp(verbs[i], c->s + start, n))
 			continue;
 		if (start + n != end)	/* "clear\t", "add," */
@@ -761,7 +761,7 @@ static void out_dec(struct pc_out *o, u64 v)
 	unsigned int i;
 	char d;
 
-	for (i = 0; i < sizeof(pow10) / sizeof(pow10[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(pow10); i++) {
 		for (d = '0'; v >= pow10[i]; d++)
 			v -= pow10[i];
 		if (d == '0' && lead && pow10[i] != 1)
