@@ -90,9 +90,8 @@ static void put_entry(FILE *f, const struct pc_entry *e)
 	fputc('\n', f);
 }
 
-static int export_binary(struct pc_binary *b, void *ctx)
+static void export_binary(const struct pc_binary *b, struct export_ctx *x)
 {
-	struct export_ctx *x = ctx;
 	bool any = false;
 
 	for (size_t i = 0; i < b->nentries; i++) {
@@ -113,7 +112,6 @@ static int export_binary(struct pc_binary *b, void *ctx)
 		put_entry(x->out, &b->entries[i]);
 		x->nent++;
 	}
-	return 0;
 }
 
 /* Write @body plus its end line to @file atomically (temp + rename), or stdout. */
@@ -171,6 +169,7 @@ int cmd_export(int argc, char **argv)
 		{}
 	};
 	struct export_ctx x = { 0 };
+	struct pc_snapshot snap;
 	const char *file = NULL;
 	char *body = NULL;
 	size_t len = 0;
@@ -196,7 +195,11 @@ int cmd_export(int argc, char **argv)
 		return -ENOMEM;
 	}
 	fprintf(x.out, "%s\t%d\n", ARCHIVE_MAGIC, ARCHIVE_VERSION);
-	ret = pc_cache_foreach(export_binary, &x);
+	ret = pc_snapshot_load(&snap);	/* sorted: the same cache gives the same archive */
+	for (size_t i = 0; !ret && i < snap.n; i++)
+		export_binary(snap.b[i], &x);
+	if (!ret)
+		pc_snapshot_free(&snap);
 	fclose(x.out);
 	if (!ret && !x.nent) {
 		pc_err("export: no cached entry matches the patterns in %s", pc_cache_dir());

@@ -1,0 +1,216 @@
+#!/bin/bash
+# Host suite for the operations side: docs (man page / --help sync, groff warnings),
+# the systemd unit, load/unload refusals, preload config and --dry-run, export/import
+# (round trip and refusals that change nothing), make install/uninstall, DKMS builds.
+# PC_CLI=path overrides the CLI under test (default: user/probecache-resolve, built if absent).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/lib/tap.sh"
+cli=${PC_CLI:-$top/user/probecache-resolve}
+[ -n "${PC_CLI:-}" ] || make -s -C "$top/user" > /dev/null 2>&1 || true
+man=$top/Documentation/probecache-resolve.1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export PROBECACHE_SYSFS=$tmp/no-module PROBECACHE_RUN=$tmp/run PROBECACHE_DIR=$tmp/cache
+
+if [ ! -x "$cli" ]; then
+	not_ok "CLI $cli built"
+	tap_done
+	exit 1
+fi
+
+# run CMD...: sets $rc, $out (stdout) and $err (stderr)
+run() {
+	"$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+
+# expect_fail DESC RC PATTERN CMD...: exit status RC and stderr matching PATTERN (grep -E)
+expect_fail() {
+	local d=$1 want=$2 pat=$3
+	shift 3
+	run "$@"
+	if [ "$rc" = "$want" ] && printf '%s\n' "$err" | grep -Eq -- "$pat"; then
+		ok "$d"
+	else
+		not_ok "$d"
+		diag "  exit $rc (want $want), stderr: $err"
+	fi
+}
+
+tree_sum() { (cd "$1" 2>/dev/null && find . -type f ! -name .lock -exec sha256sum {} + | sort); }
+
+## ---- documentation
+w=$(groff -man -ww -z "$man" 2>&1)
+check_eq "man page renders without groff warnings" "" "$w"
+
+# The man source with roff escapes of '-' undone, for option look-ups.
+mantext=$(sed 's/\\-/-/g; s/\\(em/-/g' "$man")
+cmds=$("$cli" --help | sed -n '/^commands:/,/^$/p' | awk 'NF >= 2 { print $1 }')
+[ -n "$cmds" ] || not_ok "--help lists the commands"
+for c in $cmds; do
+	if ! printf '%s\n' "$mantext" | grep -q "^\.SS \"$c\( \|\"\)"; then
+		not_ok "man page documents command '$c'"
+		continue
+	fi
+	run "$cli" help "$c"
+	if [ "$rc" != 0 ] || ! printf '%s\n' "$out" | grep -q "usage: probecache-resolve $c"; then
+		not_ok "help $c prints its usage (exit $rc: $err)"
+		continue
+	fi
+	missing=
+	for o in $(printf '%s\n' "$out" | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+		printf '%s\n' "$mantext" | grep -q -- "$o" || missing="$missing $o"
+	done
+	check_eq "man page has command '$c' and its long options" "" "$missing"
+done
+for o in $("$cli" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+	printf '%s\n' "$mantext" | grep -q -- "$o" || not_ok "man page documents global option $o"
+done
+
+## ---- systemd unit
+unit=$top/systemd/probecache-preload.service
+mkdir -p "$tmp/unit" "$tmp/man/man1"
+sed "s|@BINDIR@|$(dirname "$cli")|g" "$unit" > "$tmp/unit/probecache-preload.service"
+cp "$man" "$tmp/man/man1/"
+if command -v systemd-analyze > /dev/null; then
+	w=$(MANPATH=$tmp/man systemd-analyze verify "$tmp/unit/probecache-preload.service" 2>&1)
+	check_eq "systemd-analyze verify probecache-preload.service is clean" "" "$w"
+else
+	not_ok "systemd-analyze installed (package systemd, scripts/setup.sh)"
+fi
+for kv in Type=oneshot RemainAfterExit=yes After=local-fs.target WantedBy=multi-user.target \
+	"ExecStart=@BINDIR@/probecache-resolve preload" \
+	"ExecStop=@BINDIR@/probecache-resolve preload --stop"; do
+	check "unit has $kv" grep -qx -- "$kv.*" "$unit"
+done
+check "unit is ordered before the services it traces" grep -q '^Before=.*sysinit.target' "$unit"
+
+## ---- dkms.conf
+ver=$(sed -n 's/^#define PROBECACHE_VERSION[^"]*"\(.*\)"/\1/p' "$top/include/uapi/linux/probecache.h")
+check_eq "dkms.conf PACKAGE_VERSION is PROBECACHE_VERSION" "$ver" \
+	"$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")"
+for kv in 'PACKAGE_NAME="probecache"' 'BUILT_MODULE_LOCATION\[0\]="kmod/"' \
+	'DEST_MODULE_LOCATION\[0\]="/updates"' 'AUTOINSTALL="yes"' \
+	'BUILD_EXCLUSIVE_CONFIG="CONFIG_UPROBES"' 'MAKE\[0\]=.*KDIR=[$][{]kernel_source_dir[}].*'; do
+	check "dkms.conf: $kv" grep -qx -- "$kv" "$top/dkms.conf"
+done
+
+## ---- load / unload (the host cannot load modules: refusals found before insert)
+expect_fail "load --module of a missing file names it" 1 "load: $tmp/nope.ko: No such file" \
+	"$cli" load --module "$tmp/nope.ko"
+expect_fail "load rejects a parameter without =" 2 "'max_probes': expected PARAM=VALUE" \
+	"$cli" load --module "$tmp/nope.ko" max_probes
+printf 'CONFIG_MODULES=y\n# CONFIG_UPROBES is not set\n' > "$tmp/kconfig"
+other=$(ls /lib/modules/*/kernel/fs/fat/vfat.ko* 2>/dev/null | grep -v "/$(uname -r)/" | head -n 1)
+if [ -n "$other" ]; then
+	PROBECACHE_KCONFIG=$tmp/kconfig expect_fail "load refuses a kernel without CONFIG_UPROBES" \
+		1 "has no CONFIG_UPROBES \($tmp/kconfig\)" "$cli" load --module "$other"
+	rel=$(echo "$other" | cut -d/ -f4)
+	printf 'CONFIG_UPROBES=y\n' > "$tmp/kconfig"
+	PROBECACHE_KCONFIG=$tmp/kconfig expect_fail "load refuses a module built for another kernel" \
+		1 "built for another kernel: vermagic '$rel .*', running kernel is $(uname -r)" \
+		"$cli" load --module "$other"
+else
+	ok "# SKIP no module of another kernel release installed"
+	ok "# SKIP no module of another kernel release installed"
+fi
+run "$cli" unload
+check_eq "unload when not loaded says so and exits 0" "0 probecache not loaded" "$rc $out"
+mkdir -p "$tmp/nodep"
+run env -u PROBECACHE_KCONFIG "$cli" load
+if [ -e "/lib/modules/$(uname -r)/updates/probecache.ko" ]; then
+	ok "# SKIP probecache is installed for this kernel"
+else
+	check_eq "load without --module looks in modules.dep and says how to install" \
+		"1 yes" "$rc $(printf '%s' "$err" | grep -q 'not found in /lib/modules/.*/modules.dep: install it' && echo yes)"
+fi
+
+## ---- export / import
+# mkarchive BODY-FILE: append the end line (counts + CRC-32) the way export writes it.
+mkarchive() {
+	python3 - "$1" <<'PY'
+import sys, zlib
+body = open(sys.argv[1], 'rb').read()
+lines = body.decode().splitlines()
+nb = sum(1 for l in lines if l.startswith('binary\t'))
+ne = sum(1 for l in lines if l.startswith('entry\t'))
+sys.stdout.write(body.decode() + 'end\t%d\t%d\tcrc32=%08x\n' % (nb, ne, zlib.crc32(body)))
+PY
+}
+truebid=$(readelf -n /usr/bin/true | sed -n 's/.*Build ID: //p')
+T=$(printf '\t')
+{
+	printf 'probecache-archive\t1\n'
+	printf 'binary\t%s\npath\t/usr/bin/true\n' "$truebid"
+	printf 'entry\tsdt\tsdt_t\tok\tp\t0x1130\t0x0\targ1=%%di:s32\targ1=%%di:s32\tt:ok\t-\n'
+	printf 'entry\tnamed\tprobe_true\tmain\tr\t0x1200\t0x0\tret=$retval:u64\t\tmain%%return\tabcdef0123\n'
+	printf 'binary\t00112233445566778899aabbccddeeff00112233\npath\t/usr/bin/true\n'
+	printf 'entry\tsdt\tsdt_t\tstale\tp\t0x1130\t0x4010\t\t\tt:stale\t-\n'
+	printf 'binary\t00112233445566778899aabbccddeeff00112244\npath\t/nonexistent/tab\\there\n'
+	printf 'entry\tsdt\tsdt_t\tgone\tp\t0x1130\t0x0\t\t\tt:gone\t-\n'
+} > "$tmp/body"
+mkarchive "$tmp/body" > "$tmp/good.pca"
+run "$cli" import "$tmp/good.pca"
+check_eq "import of a valid archive adds every entry" \
+	"0 imported $tmp/good.pca: 3 binaries, 4 entries added, 0 replaced, 0 unchanged" "$rc $out"
+run "$cli" export -o "$tmp/all.pca" '*'
+check_eq "export '*' holds exactly the imported lines" "$(grep -v '^end' "$tmp/good.pca" | sort)" \
+	"$(grep -v '^end' "$tmp/all.pca" | sort)"
+run env PROBECACHE_DIR="$tmp/cache2" "$cli" import "$tmp/all.pca"
+run env PROBECACHE_DIR="$tmp/cache2" "$cli" export '*'
+check_eq "export -> import -> export is byte-identical" "$(cat "$tmp/all.pca")" "$out"
+run "$cli" export -o "$tmp/sel.pca" 'sdt_t:*@/usr/bin/true'
+check_eq "export -o selects by GLOB@/path" "0 2" "$rc $(grep -c '^entry' "$tmp/sel.pca")"
+run "$cli" export "probe_true:*@${truebid:0:8}"
+check_eq "export selects by @BUILDID prefix" "1" "$(printf '%s\n' "$out" | grep -c '^entry')"
+expect_fail "export of a pattern matching nothing fails" 1 "no cached entry matches" \
+	"$cli" export 'nothing:here'
+run "$cli" import "$tmp/good.pca"
+check_eq "re-import reports the entries as unchanged" \
+	"0 imported $tmp/good.pca: 3 binaries, 0 entries added, 0 replaced, 4 unchanged" "$rc $out"
+sed 's/\t0x1130\t0x0\targ1=%di:s32/\t0x1134\t0x0\targ1=%di:s32/' "$tmp/body" > "$tmp/body2"
+mkarchive "$tmp/body2" > "$tmp/changed.pca"
+run "$cli" import "$tmp/changed.pca"
+check_eq "import replaces a changed entry and says so" "0 1 1 replaced" \
+	"$rc $(printf '%s' "$err" | grep -c 'sdt_t:ok of .*replaced by the archive') $(printf '%s' "$out" | grep -o '1 replaced')"
+"$cli" import "$tmp/good.pca" > /dev/null 2>&1
+
+before=$(tree_sum "$PROBECACHE_DIR")
+# refuse NAME LINE WHY-PATTERN: the archive in $tmp/bad.pca is refused and the cache unchanged.
+refuse() {
+	expect_fail "import refuses $1 (line $2)" 1 "import: $tmp/bad.pca: line $2: (.*[ :])?$3.*nothing imported" \
+		"$cli" import "$tmp/bad.pca"
+	check_eq "  ... and the cache is unchanged" "$before" "$(tree_sum "$PROBECACHE_DIR")"
+}
+# badbody SED-EXPR: good body edited, with a correct end line.
+badbody() { sed "$1" "$tmp/body" > "$tmp/b" && mkarchive "$tmp/b" > "$tmp/bad.pca"; }
+
+printf 'hello\n' > "$tmp/bad.pca"; refuse "a file that is no archive" 1 "not a probecache archive"
+badbody '1s/\t1$/\t2/'; refuse "an unknown version" 1 "version '2' is not supported"
+badbody '2s/binary\t.*/binary\txyz/'; refuse "a bad build-id" 2 "binary: want"
+badbody '3s/path\t.*/path\trelative/'; refuse "a relative path" 3 "path: want"
+badbody '4s/0x1130/1130/'; refuse "an offset without 0x" 4 "offset: '1130' is not a 0x hex offset"
+badbody '4s/arg1=%di:s32\targ1/arg1=%zz:s32\targ1/'; refuse "args the module would reject" 4 "entry sdt_t:ok: "
+badbody '4s/\tsdt_t\tok\t/\tsdt-t\tok\t/'; refuse "a bad group name" 4 "is not GROUP:EVENT"
+badbody '4s/\tp\t/\tx\t/'; refuse "a bad probe type" 4 "probe type 'x' is neither p nor r"
+badbody '4s/\tsdt\t/\tusdt\t/'; refuse "an unknown kind" 4 "kind 'usdt' is neither sdt nor named"
+badbody '4s/\t-$/\tnot-hex/'; refuse "a bad debuginfo id" 4 "debuginfo 'not-hex'"
+badbody '5s/.*/&\n&/'; refuse "a duplicate entry" 6 "entry probe_true:main appears twice"
+badbody '4s/$/\textra/'; refuse "an entry with too many fields" 4 "entry: 12 fields"
+badbody '4s/t:ok/t\\qok/'; refuse "a bad escape" 4 "field 10: bad escape '.q'"
+badbody '8d'; refuse "a binary without entries" 8 "binary 00112233445566778899aabbccddeeff00112233 has no entry line"
+badbody '3d'; refuse "entries before a path" 5 "binary $truebid has no path line"
+badbody '1d'; refuse "a missing header" 1 "not a probecache archive"
+sed 's/\t0x1130\t0x4010/\t0x1131\t0x4010/' "$tmp/good.pca" > "$tmp/bad.pca"
+refuse "an edited archive (checksum)" 12 "checksum mismatch"
+sed 's/^end\t3\t4/end\t3\t5/' "$tmp/good.pca" > "$tmp/bad.pca"
+refuse "wrong counts in the end line" 12 "archive says 3 binaries . 5 entries, found 3 . 4"
+head -n 10 "$tmp/good.pca" > "$tmp/bad.pca"; refuse "a truncated archive" 11 "truncated: no end line"
+head -c -1 "$tmp/good.pca" > "$tmp/bad.pca"; refuse "a last line without newline" 12 "truncated"
+{ cat "$tmp/good.pca"; echo junk; } > "$tmp/bad.pca"; refuse "data after the end line" 13 "data after the end line"
+printf 'probecache-archive\t1\n\0\n' > "$tmp/bad.pca"; refuse "a binary file" 1 "NUL byte"
+expect_fail "import of a missing file names it" 1 "import: $tmp/none.pca: No such file" \
+	"$cli" import "$tmp/none.pca"
