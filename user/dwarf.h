@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Debuginfo probe points: a parsed perf probe-definition (probepoint.h) is
+ * resolved against DWARF found through libdwfl (the binary itself,
+ * .gnu_debuglink, /usr/lib/debug/.build-id, debuginfod when DEBUGINFOD_URLS
+ * is set) into one or more locations, each a file offset plus fetch args in
+ * both ftrace uprobe_events syntax (as `perf probe -D` prints) and record
+ * syntax (include/uapi/linux/probecache.h). x86-64 only.
+ */
+#ifndef _PC_DWARF_H
+#define _PC_DWARF_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "probepoint.h"
+
+struct pc_dw_loc {
+	char event[128];	/* as perf names it (not made unique) */
+	bool retprobe;
+	uint64_t addr;		/* DWARF (link-time) address */
+	uint64_t offset;	/* file offset of the probed instruction */
+	char *uprobe_args;	/* " a=%di:s32 ..." (leading blank per arg), may be "" */
+	char *rec_args;		/* "a=%di:s32 ..." record syntax, may be "" */
+	unsigned int ndropped;	/* args left out with force */
+};
+
+struct pc_dw_result {
+	char path[PATH_MAX];	/* real path of the probed binary */
+	char build_id[41];	/* of the binary, hex */
+	char debuginfo_id[41];	/* of the file the DWARF came from, hex */
+	char debuginfo_path[PATH_MAX];
+	char group[64];
+	size_t nlocs;
+	struct pc_dw_loc *locs;
+};
+
+/*
+ * Resolve @pd in @binary. With @force, arguments that cannot be fetched at
+ * a location are reported and left out instead of failing the whole probe.
+ * Returns 0 or -errno; every failure is reported on stderr naming the
+ * binary, location, argument, variable and DWARF operation involved.
+ */
+int pc_dw_resolve(const char *binary, const struct pc_probe_desc *pd, bool force,
+		  struct pc_dw_result *res);
+void pc_dw_result_free(struct pc_dw_result *res);
+
+#endif /* _PC_DWARF_H */
