@@ -298,21 +298,35 @@ static void skip(struct arm_plan *pl, const struct pc_binary *b, const struct pc
 	pl->skipped++;
 }
 
-/* Where does cached (@b, @e) get armed, if anywhere? */
+/* "@/path" arms at that path only: which of @b's paths it names, or NULL. */
+static const char *only_path(const struct pc_pattern *p, const struct pc_binary *b)
+{
+	for (size_t i = 0; p->path && i < b->npaths; i++)
+		if (!strcmp(b->paths[i], p->path) || (p->real && !strcmp(b->paths[i], p->real)))
+			return b->paths[i];
+	return NULL;
+}
+
+/*
+ * Where does cached (@b, @e) get armed, if anywhere? At @only if given, else
+ * at the newest of its paths that holds its build-id now.
+ */
 static int plan_entry(struct arm_plan *pl, const struct pc_binary *b, const struct pc_entry *e,
-		      bool quiet)
+		      const char *only, bool quiet)
 {
 	const struct pc_binary *other;
 	const struct pc_entry *oe;
-	const char *path = b->paths[0];
+	const char *path = only ? only : b->paths[0];
 	enum pc_file_state st;
 	char now[41];
 
 	pl->matched++;
-	for (size_t i = 0; i < b->npaths; i++)
+	for (size_t i = 0; !only && i < b->npaths; i++)
 		if (plan_check(pl, b->paths[i], b->build_id, now) == PC_FILE_SAME)
 			return plan_add(pl, b, e, b->paths[i]);
 	st = plan_check(pl, path, b->build_id, now);
+	if (st == PC_FILE_SAME)
+		return plan_add(pl, b, e, path);
 	if (st == PC_FILE_MISSING) {
 		skip(pl, b, e, path, "%s", "the file is gone");
 		return 0;
@@ -332,17 +346,30 @@ static int plan_entry(struct arm_plan *pl, const struct pc_binary *b, const stru
 	return plan_add(pl, other, oe, path);
 }
 
+/* The first of @pats selecting (@b, @e), or NULL. */
+static const struct pc_pattern *first_match(const struct pc_pattern *pats, int npats,
+					    const struct pc_binary *b, const struct pc_entry *e)
+{
+	for (int k = 0; k < npats; k++)
+		if (pc_pattern_match(&pats[k], b, e))
+			return &pats[k];
+	return NULL;
+}
+
 static int plan_select(struct arm_plan *pl, const struct pc_pattern *pats, int npats,
 		       bool quiet)
 {
+	const struct pc_pattern *p;
 	int ret = 0;
 
 	for (size_t i = 0; i < pl->snap.n && !ret; i++) {
 		const struct pc_binary *b = pl->snap.b[i];
 
-		for (size_t j = 0; j < b->nentries && !ret; j++)
-			if (pc_patterns_match(pats, npats, b, &b->entries[j]))
-				ret = plan_entry(pl, b, &b->entries[j], quiet);
+		for (size_t j = 0; j < b->nentries && !ret; j++) {
+			p = first_match(pats, npats, b, &b->entries[j]);
+			if (p)
+				ret = plan_entry(pl, b, &b->entries[j], only_path(p, b), quiet);
+		}
 	}
 	return ret;
 }

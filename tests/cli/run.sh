@@ -1,0 +1,237 @@
+#!/bin/bash
+# Host suite for probecache-resolve's cache commands: scan, list, del, clear,
+# patterns, clashes A and B, staleness/gc, and what arm/disarm/status write to
+# and read from a fake sysfs tree (PROBECACHE_SYSFS). Real arming is in the VM.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/lib/tap.sh"
+
+if [ -z "${PC_BIN:-}" ]; then
+	make -s -C "$top/user" >/dev/null || { echo "Bail out! cannot build user/"; exit 1; }
+	PC_BIN=$top/user/probecache-resolve
+fi
+make -s -C "$top/tests/fixtures" build/rs_sem build/rs_twin build/rs_ver_v1 build/rs_ver_v2 >/dev/null || { echo "Bail out! cannot build fixtures"; exit 1; }
+FX=$top/tests/fixtures/build
+T=$(mktemp -d /tmp/pc-cli.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+export PROBECACHE_DIR=$T/cache
+export PROBECACHE_SYSFS=$T/nosysfs
+LIBSTDCXX=/usr/lib/x86_64-linux-gnu/libstdc++.so.6
+
+pc() { "$PC_BIN" "$@"; }
+bid() { readelf -n "$1" | sed -n 's/^ *Build ID: //p'; }
+json_ok() { python3 -m json.tool >/dev/null; }
+# rc CMD...: run, print the exit status only
+rc() { "$@" >/dev/null 2>&1; echo $?; }
+
+# ---- scan ----
+out=$(pc scan "$LIBSTDCXX" 2>&1)
+real=$(readlink -f "$LIBSTDCXX")
+check_eq "scan prints canonical path, build-id and event count" \
+	"$real ($(bid "$real")): 3 events" "$out"
+check "cache holds one small text file for libstdc++" \
+	test "$(find "$T/cache" -name '*.probes' | wc -l)" = 1
+size=$(find "$T/cache" -name '*.probes' -exec cat {} + | wc -c)
+check "cache file is metadata only ($size bytes)" test "$size" -lt 4096
+check "cache file starts with its format version" \
+	grep -qx 'probecache-cache 1' "$(find "$T/cache" -name '*.probes')"
+
+mkdir -p "$T/tree/sub"
+cp "$FX/rs_sem" "$FX/rs_twin" "$T/tree/"
+cp /usr/bin/true "$T/tree/sub/nonotes"
+echo "not an elf" > "$T/tree/sub/readme.txt"
+out=$(pc scan -r "$T/tree" 2>&1)
+check "scan -r reports both fixtures" \
+	test "$(echo "$out" | grep -cE '/tree/rs_(sem|twin) \([0-9a-f]+\): [12] events$')" = 2
+check_eq "scan -r summary counts ELF without notes and skips non-ELF" \
+	"3 ELF files: 2 with SDT notes (3 events), 1 without notes; 1 other files skipped" \
+	"$(echo "$out" | tail -n 1)"
+check_eq "scan of a non-ELF file is an error naming it" \
+	"probecache-resolve: $T/tree/sub/readme.txt: not an ELF file" \
+	"$(pc scan "$T/tree/sub/readme.txt" 2>&1)"
+check_eq "scan of a directory without -r is a usage-level error" 1 \
+	"$(rc pc scan "$T/tree")"
+check_eq "scan of one good and one missing path exits 3 (partial)" 3 \
+	"$(rc pc scan "$T/tree/rs_sem" "$T/missing")"
+
+# ---- list ----
+out=$(pc list 2>&1)
+check "list text: perf-style binary header" \
+	grep -qxF "$real ($(bid "$real")):" <<< "$out"
+check "list text: GROUP:EVENT=NAME lines" grep -qx 'sdt_libstdcxx:throw=throw' <<< "$out"
+check_eq "list uprobe: perf -D line for libstdcxx:throw" \
+	"p:sdt_libstdcxx/throw $real:0xa90a1 arg1=%di:u64 arg2=%si:u64" \
+	"$(pc list --format=uprobe sdt_libstdcxx:throw)"
+line=$(pc list --format=uprobe 'sdt_rs:tick')
+check "list uprobe: semaphore printed as (0xREF)" \
+	grep -qE "^p:sdt_rs/tick $T/tree/rs_sem:0x[0-9a-f]+\(0x[0-9a-f]+\) arg1=" <<< "$line"
+rec=$(pc list --format=record 'sdt_libstdcxx:throw')
+check_eq "list record: RECORD with build-id, path, offset and args" \
+	"p:sdt_libstdcxx/throw $(bid "$real") $real:0xa90a1 arg1=%di:u64 arg2=%si:u64" "$rec"
+check "list --json is valid JSON" sh -c "'$PC_BIN' list --json | python3 -m json.tool"
+check "list --json has stable field names" sh -c \
+	"'$PC_BIN' list --json | python3 -c 'import json,sys; d=json.load(sys.stdin); \
+p=d[\"binaries\"][0][\"probes\"][0]; \
+assert set(p) >= {\"group\",\"event\",\"kernel_event\",\"offset\",\"ref_ctr\",\"args\",\"uprobe\",\"record\"}'"
+check "list --available marks events, JSON valid" sh -c \
+	"'$PC_BIN' list --available | grep -q 'sdt_libstdcxx:throw .*\[SDT event\]' &&
+	 '$PC_BIN' list --available --json | python3 -m json.tool >/dev/null"
+check_eq "list of a pattern matching nothing exits 1" 1 "$(rc pc list 'nosuch:*')"
+check_eq "list --format=bogus is a usage error (2)" 2 "$(rc pc list --format=bogus)"
+
+# perf parity on libstdc++, when perf is here
+if command -v perf >/dev/null; then
+	export HOME=$T/perfhome && mkdir -p "$HOME"
+	perf buildid-cache --add "$real" >/dev/null 2>&1
+	perf probe -D 'sdt_libstdcxx:*' 2>/dev/null | sort > "$T/perf.txt"
+	pc list --format=uprobe 'sdt_libstdcxx:*' | sort > "$T/ours.txt"
+	check "list uprobe matches perf probe -D for every libstdcxx event" \
+		diff "$T/perf.txt" "$T/ours.txt"
+fi
+
+# ---- patterns ----
+check_eq "bare EVENT glob matches in any group" "sdt_rs:tick=tick" \
+	"$(pc list tick | grep =)"
+check_eq "@/path selects one binary" 1 \
+	"$(pc list "always@$T/tree/rs_twin" | grep -c =)"
+check_eq "@BUILDID-PREFIX selects one version" 1 \
+	"$(pc list "always@$(bid "$FX/rs_twin" | cut -c1-6)" | grep -c =)"
+check_eq "a pattern with two ':' is a usage error" 2 "$(rc pc list 'a:b:c')"
+check_eq "@ neither path nor hex is a usage error" 2 "$(rc pc list 'x@zz')"
+
+# ---- clash A: rs:always in rs_sem and rs_twin ----
+out=$(pc list 'sdt_rs:always')
+check_eq "clash A: both binaries list sdt_rs:always" 2 "$(grep -c '^sdt_rs:always=' <<< "$out")"
+recs=$(pc list --format=record 'sdt_rs:always')
+names=$(echo "$recs" | awk '{print $1}' | sort -u | wc -l)
+check_eq "clash A: kernel names are distinct (build-id suffix)" 2 "$names"
+check "clash A: suffix is the build-id prefix" \
+	grep -q "^p:sdt_rs/always_$(bid "$T/tree/rs_twin" | cut -c1-8) " <<< "$recs"
+check_eq "clash A: the probe without a clash keeps its name" \
+	"p:sdt_rs/tick" "$(pc list --format=record sdt_rs:tick | awk '{print $1}')"
+
+# ---- corrupt cache file ----
+twin=$(find "$T/cache" -name "$(bid "$T/tree/rs_twin" | cut -c3-).probes")
+cp "$twin" "$T/twin.save"
+echo "garbage line" >> "$twin"
+out=$(pc list 2>&1 >/dev/null)
+check "corrupt cache file reported by name and line" grep -qF "$twin:" <<< "$out"
+check "the rest of the cache still lists" sh -c "'$PC_BIN' list 2>/dev/null | grep -q sdt_libstdcxx:throw"
+check_eq "list with a corrupt file still exits 0" 0 "$(rc pc list)"
+printf 'probecache-cache 9\n' > "$twin"
+check "unknown format version is reported" sh -c "'$PC_BIN' list 2>&1 | grep -q 'format version 1'"
+cp "$T/twin.save" "$twin"
+
+# ---- del / clear ----
+check_eq "del of nothing matching exits 1 and changes nothing" 1 "$(rc pc del 'nosuch:*')"
+n_before=$(pc list | grep -c =)
+out=$(pc del "sdt_rs:always@$T/tree/rs_twin")
+check "del PATTERN@path deletes only that binary's probe" \
+	test "$(pc list | grep -c =)" = $((n_before - 1))
+check "del removes a cache file left without entries" \
+	test -z "$(find "$T/cache" -name "$(bid "$T/tree/rs_twin" | cut -c3-).probes")"
+check_eq "kernel name of rs_sem's always is plain again (clash gone)" "p:sdt_rs/always" \
+	"$(pc list --format=record 'sdt_rs:always' | awk '{print $1}')"
+
+# ---- concurrent scans ----
+mkdir -p "$T/conc"
+for i in 1 2 3 4 5 6; do cp "$FX/rs_twin" "$T/conc/t$i"; done
+for i in 1 2 3 4 5 6; do pc scan "$T/conc/t$i" "$real" >/dev/null 2>&1 & done
+wait
+out=$(pc list 2>&1)
+check "concurrent scans: no corrupt or leftover temp file" \
+	sh -c "! echo '$out' | grep -q corrupt && test -z \"\$(find '$T/cache' -name '.tmp*')\""
+check_eq "concurrent scans: every path of the shared binary recorded" 6 \
+	"$(grep -c '^path ' "$(find "$T/cache" -name "$(bid "$FX/rs_twin" | cut -c3-).probes")")"
+
+# ---- clash B: two builds of one program at one path ----
+app=$T/app/rs_ver
+mkdir -p "$T/app"
+cp "$FX/rs_ver_v1" "$app" && pc scan "$app" >/dev/null
+cp "$FX/rs_ver_v2" "$app" && pc scan "$app" >/dev/null
+v1=$(bid "$FX/rs_ver_v1") v2=$(bid "$FX/rs_ver_v2")
+check_eq "clash B: both versions listed under the same path" 2 \
+	"$(pc list "sdt_rs_ver:step@$app" | grep -c "^$app (")"
+
+mkdir -p "$T/sys"
+: > "$T/sys/control"
+export PROBECACHE_SYSFS=$T/sys
+out=$(pc arm "sdt_rs_ver:step@$app" 2>&1)
+check "clash B: arm says which build-id it chose and why" \
+	grep -q "arming $v2, the one the file has now ($v1 is stale)" <<< "$out"
+check_eq "clash B: only the current version's record is written" \
+	"add p:sdt_rs_ver/step $v2 $app:" "$(cut -d: -f1-3 "$T/sys/control" | sed 's/0x.*//')"
+
+: > "$T/sys/control"
+pc arm -p 4242 'sdt_libstdcxx:throw' >/dev/null 2>&1
+check "arm -p writes pid=PID into the record" grep -q " pid=4242 arg1=" "$T/sys/control"
+: > "$T/sys/control"
+pc arm 'sdt_rs:*' 'sdt_libstdcxx:*' >/dev/null 2>&1
+check_eq "arm writes a record for every selected probe (clash A: both always)" 6 "$(grep -c '^add ' "$T/sys/control")"
+
+# staleness: v1 is stale (path holds v2); rs_sem copy removed -> missing
+rm "$T/tree/rs_sem"
+out=$(pc status --stale)
+check "status --stale: changed binary with the build-id there now" \
+	grep -q "^$app ($v1): changed, now $v2" <<< "$out"
+check "status --stale: missing binary" grep -q "^$T/tree/rs_sem (.*): missing" <<< "$out"
+check "status --stale --json is valid" sh -c "'$PC_BIN' status --stale --json | python3 -m json.tool"
+
+: > "$T/sys/control"
+out=$(pc arm "sdt_rs:tick" 2>&1); r=$?
+check_eq "arm of a probe whose binary is gone exits 3 (skipped)" 3 "$r"
+check "arm names the missing binary" grep -q "sdt_rs:tick ($T/tree/rs_sem): skipped: the file is gone" <<< "$out"
+check "nothing written for a skipped probe" test ! -s "$T/sys/control"
+cp "$FX/rs_ver_v1" "$T/app/only_v1"
+pc scan "$T/app/only_v1" >/dev/null
+cp /usr/bin/true "$T/app/only_v1"
+out=$(pc arm "sdt_rs_ver:step@$T/app/only_v1" 2>&1); r=$?
+check_eq "arm of a rewritten, uncached binary exits 3" 3 "$r"
+check "arm reports it stale with the build-id found" \
+	grep -q "stale: the file now has build-id $(bid /usr/bin/true)" <<< "$out"
+
+out=$(pc gc --dry-run)
+check "gc --dry-run shows what it would remove" grep -q "would remove $v1" <<< "$out"
+check "gc --dry-run removes nothing" sh -c "'$PC_BIN' list 'step@$v1' >/dev/null"
+pc gc >/dev/null
+check_eq "gc removes stale versions, keeps the current one" "$app ($v2):" \
+	"$(pc list "sdt_rs_ver:step@$app" | head -n 1)"
+check "gc removes binaries that are gone" sh -c "! '$PC_BIN' list 'sdt_rs:tick' 2>/dev/null"
+check_eq "after gc nothing is stale" "nothing stale in $T/cache" "$(pc status --stale)"
+
+# ---- fake sysfs: status, disarm, --available ----
+p=$T/sys/probes/sdt_libstdcxx:throw
+mkdir -p "$p"
+echo 0.1 > "$T/sys/version"; echo 1 > "$T/sys/nr_probes"
+echo armed > "$p/state"; echo 7 > "$p/hits"; echo "$(bid "$real")" > "$p/build_id"
+echo "$real" > "$p/path"; echo 0xa90a1 > "$p/offset"; echo 0 > "$p/ref_ctr_offset"
+echo "arg1=%di:u64 arg2=%si:u64" > "$p/args"; echo 0 > "$p/pid"
+out=$(pc status)
+check "status shows module version and probe count" grep -q "^probecache 0.1 (.*): 1 probes" <<< "$out"
+check "status shows state and hits" grep -qE '^sdt_libstdcxx:throw +armed +7 ' <<< "$out"
+check "status --json is valid with hits" sh -c \
+	"'$PC_BIN' status --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"probes\"][0][\"hits\"]==7'"
+check "list --available marks the armed event" sh -c \
+	"'$PC_BIN' list --available | grep -q 'sdt_libstdcxx:throw .*\[SDT event, armed\]'"
+: > "$T/sys/control"
+out=$(pc disarm 'sdt_libstdcxx:*')
+check_eq "disarm writes del GROUP:EVENT" "del sdt_libstdcxx:throw" "$(cat "$T/sys/control")"
+: > "$T/sys/control"
+check_eq "disarm of nothing armed matching exits 1" 1 "$(rc pc disarm 'nosuch:*')"
+rm -rf "$T/sys/probes"
+export PROBECACHE_SYSFS=$T/nosysfs
+check "status without the module says it is not loaded" sh -c \
+	"'$PC_BIN' status 2>&1 | grep -q 'probecache.ko is not loaded'"
+check_eq "status without the module exits 1" 1 "$(rc pc status)"
+check "arm without the module says so" sh -c \
+	"'$PC_BIN' arm 'sdt_libstdcxx:throw' 2>&1 | grep -q 'not loaded'"
+
+# ---- help, clear ----
+for c in scan list del clear arm disarm status gc; do
+	check "help $c prints its usage" sh -c "'$PC_BIN' help $c | grep -q '^usage: probecache-resolve $c'"
+done
+out=$(pc clear)
+check "clear removes every cache file" \
+	test -z "$(find "$T/cache" -name '*.probes')"
+check_eq "list after clear is empty" "" "$(pc list)"
+
+tap_done
