@@ -214,3 +214,80 @@ head -c -1 "$tmp/good.pca" > "$tmp/bad.pca"; refuse "a last line without newline
 printf 'probecache-archive\t1\n\0\n' > "$tmp/bad.pca"; refuse "a binary file" 1 "NUL byte"
 expect_fail "import of a missing file names it" 1 "import: $tmp/none.pca: No such file" \
 	"$cli" import "$tmp/none.pca"
+
+## ---- preload: config parsing and --dry-run against the imported cache
+etc=$tmp/etc
+mkdir -p "$etc/preload.d"
+printf '# boot probes\n\n  sdt_t:ok   # the good one\n' > "$etc/preload.conf"
+run env PROBECACHE_ETC="$etc" "$cli" preload --dry-run
+check_eq "preload --dry-run: a verifying entry would be armed, exit 0" \
+	"0 would arm sdt_t:ok (/usr/bin/true $truebid)" "$rc $out"
+printf 'sdt_t:stale\ngone\nnomatch_*\n' > "$etc/preload.d/10-more.conf"
+printf 'ignored\n' > "$etc/preload.d/README"
+run env PROBECACHE_ETC="$etc" "$cli" preload --dry-run
+check_eq "preload --dry-run reads preload.d/*.conf only, exit 3 when some are skipped" "3 4" \
+	"$rc $(printf '%s\n' "$out" | grep -c '^would ')"
+check "  ... a stale entry is reported with the build-id the file has now" \
+	grep -q "would skip sdt_t:stale (/usr/bin/true 00112233445566778899aabbccddeeff00112233): stale: file now has build-id $truebid" "$tmp/out"
+check "  ... a missing binary is reported" \
+	grep -q "would skip sdt_t:gone (/nonexistent/tab.here [0-9a-f]*): missing" "$tmp/out"
+check "  ... a pattern matching nothing is reported with its file and line" \
+	grep -q "would skip nomatch_\* ($etc/preload.d/10-more.conf:3): matches no cached probe" "$tmp/out"
+run env PROBECACHE_ETC="$etc" "$cli" preload --dry-run --config "$etc/preload.conf"
+check_eq "preload --config reads only that file" "0 1" "$rc $(printf '%s\n' "$out" | grep -c '^would ')"
+printf 'sdt_t:ok extra\n' > "$etc/preload.d/20-bad.conf"
+expect_fail "preload refuses a config line with two words, naming file:line" 1 \
+	"$etc/preload.d/20-bad.conf:1: 'sdt_t:ok extra': one PATTERN per line" \
+	env PROBECACHE_ETC="$etc" "$cli" preload
+check "  ... and created no state" test ! -e "$PROBECACHE_RUN/preloaded"
+printf 'x@notapath\n' > "$etc/preload.d/20-bad.conf"
+expect_fail "preload refuses a bad PATTERN qualifier" 1 "20-bad.conf:1: bad PATTERN 'x@notapath'" \
+	env PROBECACHE_ETC="$etc" "$cli" preload --dry-run
+expect_fail "preload without any config says which files it looked for" 1 \
+	"neither $tmp/none/preload.conf nor $tmp/none/preload.d/\*.conf exists" \
+	env PROBECACHE_ETC="$tmp/none" "$cli" preload
+run "$cli" preload --stop
+check_eq "preload --stop with nothing preloaded exits 0" "0" "$rc"
+expect_fail "preload --stop with --dry-run is a usage error" 2 "usage:" "$cli" preload --stop -n
+
+## ---- make install / uninstall
+dest=$tmp/dest
+if make -s -C "$top" install DESTDIR="$dest" PREFIX=/usr CLI="$cli" > "$tmp/inst.log" 2>&1; then
+	ok "make install DESTDIR PREFIX=/usr"
+else
+	not_ok "make install DESTDIR PREFIX=/usr"
+	sed 's/^/#   /' "$tmp/inst.log"
+fi
+for f in usr/bin/probecache-resolve usr/share/man/man1/probecache-resolve.1 \
+	usr/include/linux/probecache.h lib/systemd/system/probecache-preload.service \
+	etc/probecache/preload.conf; do
+	check "  installs /$f" test -s "$dest/$f"
+done
+check "  the installed unit runs /usr/bin/probecache-resolve" \
+	grep -qx 'ExecStart=/usr/bin/probecache-resolve preload' "$dest/lib/systemd/system/probecache-preload.service"
+check "  the installed UAPI header compiles" \
+	sh -c "echo '#include <linux/probecache.h>' | cc -fsyntax-only -I'$dest/usr/include' -x c -"
+echo 'sdt_mine:*' >> "$dest/etc/probecache/preload.conf"
+make -s -C "$top" install DESTDIR="$dest" PREFIX=/usr CLI="$cli" > /dev/null 2>&1
+check "  a second install keeps an edited preload.conf" grep -qx 'sdt_mine:\*' "$dest/etc/probecache/preload.conf"
+make -s -C "$top" uninstall DESTDIR="$dest" PREFIX=/usr > /dev/null 2>&1
+check_eq "make uninstall removes everything but the edited config" "./etc/probecache/preload.conf" \
+	"$(cd "$dest" && find . -type f)"
+
+## ---- DKMS: add + build in a private tree against each test kernel's headers
+for k in 6.1 6.12; do
+	kver=$("$top/tests/vm/kernel.sh" "$k" 2>/dev/null | cut -d' ' -f3)
+	if [ -z "$kver" ]; then
+		not_ok "dkms build for $k: no kernel/headers (scripts/setup.sh)"
+		continue
+	fi
+	if "$top/tests/ops/dkms-build.sh" "$kver" "$tmp/dkms-$k" > "$tmp/dkms.log" 2>&1; then
+		vm=$(modinfo -F vermagic "$tmp/dkms-$k/probecache.ko" 2>/dev/null)
+		check_eq "dkms add/build against $kver headers: module for $kver" "$kver" "${vm%% *}"
+	else
+		not_ok "dkms add/build against $kver headers"
+		tail -n 30 "$tmp/dkms.log" | sed 's/^/#   /'
+	fi
+done
+
+tap_done
