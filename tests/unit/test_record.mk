@@ -1,0 +1,1 @@
+test_record_SRCS := ../../kmod/record.c
