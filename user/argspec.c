@@ -154,7 +154,7 @@ static int x86_reg(const char **p, uint16_t machine, bool ip_ok,
 		return -EOPNOTSUPP;
 	}
 	if (machine == PC_ARGSPEC_I386 && ((*r)->bytes == 8 || (*r)->reg >= 8 ||
-					   (*r)->name[1] == 'i' || (*r)->name[2] == 'l')) {
+					   (strlen((*r)->name) == 3 && (*r)->name[2] == 'l'))) {
 		*why = "register does not exist in 32-bit x86";
 		return -EINVAL;
 	}
@@ -215,8 +215,12 @@ static int x86_disp(const char **p, struct pc_argspec *a, const char **why)
 			neg = **p == '-';
 			(*p)++;
 		} else if (!first) {
-			*why = **p == ':' ? "segment override" : "unexpected character in displacement";
-			return **p == ':' || **p == '@' ? -EOPNOTSUPP : -EINVAL;
+			if (**p == '@') {
+				*why = "relocation operators (@GOTPCREL, @PLT, ...) are not supported";
+				return -EOPNOTSUPP;
+			}
+			*why = "unexpected character in displacement";
+			return -EINVAL;
 		}
 		ret = disp_term(p, neg, a, why);
 		if (ret)
@@ -278,13 +282,17 @@ static int parse_x86(const char *s, struct pc_argspec *a, const char **why)
 	const struct x86_reg *r;
 	int ret;
 
+	if (strchr(s, ':')) {
+		*why = "segment-relative operands (%fs:, %gs:) are not supported";
+		return -EOPNOTSUPP;
+	}
 	if (*s == '%') {
 		ret = x86_reg(&s, a->machine, false, &r, why);
 		if (ret)
 			return ret;
 		if (*s) {
-			*why = *s == ':' ? "segment override" : "junk after register";
-			return *s == ':' ? -EOPNOTSUPP : -EINVAL;
+			*why = "junk after register";
+			return -EINVAL;
 		}
 		a->kind = PC_AS_REG;
 		a->reg = r->reg;

@@ -14,12 +14,10 @@
  * under the same EVENT when the kernel's uprobe_events can append probes
  * to an event (tracefs README says "Create/append": Linux >= 5.5, so 6.1
  * and 6.12); on older kernels it names them EVENT, EVENT_1, EVENT_2, ...
- * in the order of its strlist, i.e. the synthesized "p:..." lines sorted
- * with strcmp (so offset 0x46c6a6 before 0x46c842, but 0xa9139 after
- * 0x1d89c4). probecache needs a unique GROUP:EVENT per location, so cache
- * entries use that suffix scheme: the first location keeps EVENT, the others
- * get EVENT_1.. in the same strcmp order of their "p:..." lines, while the
- * uprobe listing prints every location under plain EVENT like perf -D.
+ * in the order of its strlist, i.e. its synthesized "p:..." lines sorted
+ * with strcmp. probecache needs one GROUP:EVENT per location, so the cache
+ * (user/scan.c) names them EVENT, EVENT_1, EVENT_2, ... in note order, and
+ * tests/sdt/run.sh maps EVENT_n back to EVENT when comparing with perf -D.
  *
  * rec_args and uprobe_args hold "arg1=... arg2=..." without a leading blank.
  * Args are numbered by position in the note; an arg that is left out leaves

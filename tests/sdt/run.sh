@@ -142,6 +142,23 @@ check_binary() {
 	fi
 }
 
+# unsuffix PERF CLI: the CLI names the n-th further location of one
+# provider:name EVENT_n (unique GROUP:EVENT per probe, as the cache and the
+# module need); perf -D repeats EVENT. Map EVENT_n back to EVENT where perf
+# has EVENT and no EVENT_n; the count goes to $tmp/unsuffixed.
+unsuffix() {
+	awk -v cnt="$tmp/unsuffixed" '
+		NR == FNR { split($1, a, "/"); perf[a[2]] = 1; next }
+		{
+			split($1, a, "/"); ev = a[2]; base = ev
+			if (!(ev in perf) && sub(/_[0-9]+$/, "", base) && (base in perf)) {
+				$1 = a[1] "/" base; n++
+			}
+			print
+		}
+		END { print n + 0 > cnt }' "$1" "$2"
+}
+
 check_cli() {
 	local bin=$1 real=$2 cache=$tmp/cache
 	rm -rf "$cache"
@@ -151,7 +168,10 @@ check_cli() {
 		return
 	fi
 	"$cli" --cache-dir "$cache" list --format=uprobe > "$tmp/cli.uprobe" 2> "$tmp/cli.err"
-	parity "$bin (CLI list --format=uprobe)" "$tmp/cli.uprobe" "$tmp/perf.txt"
+	unsuffix "$tmp/perf.txt" "$tmp/cli.uprobe" > "$tmp/cli.uprobe2"
+	parity "$bin (CLI list --format=uprobe)" "$tmp/cli.uprobe2" "$tmp/perf.txt"
+	diag "$bin: $(cat "$tmp/unsuffixed") CLI lines name a further location EVENT_N" \
+	     "where perf -D repeats EVENT"
 	"$cli" --cache-dir "$cache" list --format=record > "$tmp/cli.rec" 2>> "$tmp/cli.err"
 	check_eq "$bin: CLI list --format=record has every note and arg of sdt.c" \
 		"$(key "$tmp/ours.rec2" | md5sum)" "$(key "$tmp/cli.rec" | md5sum)"
@@ -166,5 +186,127 @@ fi
 while IFS=: read -r bin want; do
 	[ -n "$bin" ] && check_binary "$bin" "$want"
 done <<< "$bins"
+
+# ---- Fixtures: tests/fixtures/sdt_args.c in every variant (sdt_args.mk) ----
+fix=$top/tests/fixtures/build
+variants="sdt_args sdt_args_O0 sdt_args_clang sdt_args_nopie sdt_args_i386 sdt_args_aarch64"
+if ! make -s -C "$top/tests/fixtures" $(printf 'build/%s ' $variants) > "$tmp/fix.log" 2>&1; then
+	not_ok "build sdt_args fixtures"
+	sed 's/^/#   /' "$tmp/fix.log" | head -n 20
+	tap_done
+	exit 1
+fi
+ok "build sdt_args fixtures ($variants)"
+
+# fileoff BIN SYM ADD: file offset of SYM+ADD through BIN's PT_LOADs (memsz counts), as 0x...
+fileoff() {
+	local v t off va fsz msz rest
+	v=$(readelf -sW "$1" | awk -v s="$2" '$8 == s && $4 != "FILE" { print $2; exit }')
+	v=$((16#$v + $3))
+	while read -r t off va rest; do
+		read -r _ fsz msz _ <<< "$rest"
+		if [ "$t" = LOAD ] && [ "$v" -ge $((va)) ] && [ "$v" -lt $((va + msz)) ]; then
+			printf '0x%x\n' $((off + v - va))
+			return
+		fi
+	done < <(readelf -lW "$1")
+}
+
+# Record args of the hand-written probes: the note text is fixed, so the
+# translation is too (only @+FILEOFF depends on the link).
+expect_x86_64() {
+	cat <<EOT
+regs64 arg1=%ax:u64 arg2=%bx:u64 arg3=%cx:u64 arg4=%dx:u64 arg5=%si:u64 arg6=%di:u64 arg7=%bp:u64 arg8=%sp:u64 arg9=%r8:u64 arg10=%r9:u64 arg11=%r10:u64 arg12=%r11:u64 arg13=%r12:u64 arg14=%r13:u64 arg15=%r14:u64 arg16=%r15:u64
+regs32 arg1=%ax:s32 arg2=%bx:s32 arg3=%cx:s32 arg4=%dx:s32 arg5=%si:s32 arg6=%di:s32 arg7=%bp:s32 arg8=%sp:s32 arg9=%r8:s32 arg10=%r9:s32 arg11=%r10:s32 arg12=%r11:s32 arg13=%r12:s32 arg14=%r13:s32 arg15=%r14:s32 arg16=%r15:s32
+regs16 arg1=%ax:u16 arg2=%bx:u16 arg3=%cx:u16 arg4=%dx:u16 arg5=%si:u16 arg6=%di:u16 arg7=%bp:u16 arg8=%sp:u16 arg9=%r8:s16 arg10=%r9:s16 arg11=%r10:s16 arg12=%r11:s16 arg13=%r12:s16 arg14=%r13:s16 arg15=%r14:s16 arg16=%r15:s16
+regs8 arg1=%ax:u8 arg2=%bx:u8 arg3=%cx:u8 arg4=%dx:u8 arg5=%si:u8 arg6=%di:u8 arg7=%bp:u8 arg8=%sp:u8 arg9=%r8:s8 arg10=%r9:s8 arg11=%r10:s8 arg12=%r11:s8 arg13=%r12:s8 arg14=%r13:s8 arg15=%r14:s8 arg16=%r15:s8
+hi8 arg5=%di:u64
+mem arg1=+0(%ax):u64 arg2=-16(%bp):s32 arg3=+16(%di):u32 arg4=+24(%sp):s64 arg5=-8(%r15):u16 arg6=+127(%r8):u8
+sib arg1=+24(%sp,%cx,8):u64 arg2=+0(%bx,%si,1):s64 arg3=-4(%ax,%dx,2):u32 arg4=+0(%dx):s32 arg5=-8(%r9,%r9,1):u64 arg6=+0(%r12,%r13,4):u16
+rip arg1=@+$(fileoff "$1" fx_counter 0):s32 arg2=@+$(fileoff "$1" fx_arr 16):u64 arg3=@+$(fileoff "$1" fx_arr 8):u64 arg4=@+$(fileoff "$1" fx_bss 40):u64 arg5=+16(%ip):u32 arg6=-8(%ip):s32
+imm arg1=\-1:s32 arg2=\9223372036854775807:u64 arg3=\42:u32 arg4=\-9223372036854775808:s64 arg5=\255:u8 arg6=\16:u16
+sizeless arg1=%di:u64 arg2=%si:u32 arg3=%r9:u16 arg4=%ax:u8 arg5=\5:u64 arg6=+0(%ax):u64 arg7=+8(%sp):u64
+bad
+nobase4
+EOT
+}
+
+expect_i386() {
+	local a
+	a=$(readelf -sW "$1" | awk '$8 == "fx_arr" { print $2; exit }')
+	cat <<EOT
+regs32 arg1=%ax:s32 arg2=%bx:s32 arg3=%cx:s32 arg4=%dx:s32 arg5=%si:s32 arg6=%di:s32 arg7=%bp:s32 arg8=%sp:s32 arg9=%si:u16 arg10=%di:u16
+regs8 arg1=%ax:u8 arg2=%bx:u8 arg3=%cx:u8 arg4=%dx:u8
+mem arg1=+8(%sp):u32 arg2=-12(%bp):s32 arg3=+0(%ax):u32 arg4=+0(%bx,%cx,4):u16
+abs arg1=@+$(fileoff "$1" fx_counter 0):s32 arg2=@+$(fileoff "$1" fx_arr 8):u32 arg3=+$((16#$a))(%ax):u32 arg4=+$((16#$a))(%cx):u32
+bad
+EOT
+}
+
+expect_aarch64() {
+	cat <<'EOT'
+regs64 arg1=%x0:u64 arg2=%x1:u64 arg3=%x9:u64 arg4=%x19:u64 arg5=%x29:u64 arg6=%x30:u64 arg7=%sp:u64
+regs32 arg1=%x0:s32 arg2=%x1:s32 arg3=%x17:u32 arg4=%x30:u32
+mem arg1=+0(%x0):u64 arg2=+8(%x1):s32 arg3=-16(%x2):s32 arg4=+0(%sp):u64 arg5=+24(%sp):u64 arg6=+32(%x29):u64
+sib arg1=+0(%x1,%x2,1):u64 arg2=+0(%x3,%x4,8):u64 arg3=+0(%x5,%x6,4):u32
+imm arg1=\5:s32 arg2=\-1:s32 arg3=\42:u64 arg4=\0:u64
+bad
+EOT
+}
+
+# Warnings each variant must give (probe:argN), and no others.
+x86_64_warn="hi8:arg1 hi8:arg2 hi8:arg3 hi8:arg4 bad:arg1 bad:arg2 bad:arg3 bad:arg4 bad:arg5 bad:arg6 nobase4:arg1 nobase4:arg2"
+warn_sdt_args=$x86_64_warn
+warn_sdt_args_O0=$x86_64_warn
+warn_sdt_args_clang=$x86_64_warn
+# non-PIE gcc indexes a global array as fx_arr(,%rdi,8): no record form without a base
+warn_sdt_args_nopie="globals:arg3 $x86_64_warn"
+warn_sdt_args_i386="globals:arg3 bad:arg1 bad:arg2 bad:arg3 bad:arg4 bad:arg5"
+warn_sdt_args_aarch64="bad:arg1 bad:arg2 bad:arg3 bad:arg4"
+
+# The hand-written probes as we translate them: "event args" per line.
+rec_lines() {
+	sed -n 's|^p:sdt_pcfix/\([a-z0-9]*\) [^ ]*|\1|p' "$1" |
+		grep -E '^(regs|hi8|mem|sib|rip|imm|sizeless|bad|nobase4|abs)'
+}
+
+check_fixture() {
+	local v=$1 bin=$fix/$1 arch=$2 nnotes=$3 want got
+	"$dump" -r "$bin" > "$tmp/fx.rec" 2> "$tmp/fx.err"
+	check_eq "$v: $nnotes SDT notes read" "$nnotes" "$(grep -vc '^#' "$tmp/fx.rec")"
+	eval "want=\$warn_$v"
+	got=$(sed -n "s/.*sdt_pcfix:\([a-z0-9]*\): \(arg[0-9]*\) .*/\1:\2/p" "$tmp/fx.err" | sort | tr '\n' ' ')
+	check_eq "$v: exactly the expected per-arg warnings" \
+		"$(printf '%s\n' $want | sort | tr '\n' ' ')" "$got"
+	if [ -n "$(grep -v 'sdt_pcfix:[a-z0-9]*: arg[0-9]* ' "$tmp/fx.err")" ]; then
+		not_ok "$v: no other messages"
+		grep -v 'sdt_pcfix:[a-z0-9]*: arg[0-9]* ' "$tmp/fx.err" | sed 's/^/#   /' | head -n 5
+	fi
+	"expect_$arch" "$bin" > "$tmp/fx.want"
+	rec_lines "$tmp/fx.rec" > "$tmp/fx.got"
+	if diff -u "$tmp/fx.want" "$tmp/fx.got" > "$tmp/fx.diff"; then
+		ok "$v: hand-written operands translate exactly"
+	else
+		not_ok "$v: hand-written operands translate exactly"
+		sed 's/^/#   /' "$tmp/fx.diff" | head -n 30
+	fi
+	[ "$arch" = aarch64 ] && return
+	if "$dump" -c "$bin" > /dev/null 2> "$tmp/fx.err"; then
+		ok "$v: every record line accepted by kmod/record.c"
+	else
+		not_ok "$v: kmod/record.c refuses record lines"
+		grep 'record refused' "$tmp/fx.err" | sed 's/^/#   /' | head -n 10
+	fi
+	"$dump" "$bin" 2> /dev/null | grep -v '^#' > "$tmp/ours.uprobe"
+	perf_lines "$bin" "$(sed -n 's/^# build-id \([0-9a-f]*\) .*/\1/p' "$tmp/fx.rec")" > "$tmp/perf.txt"
+	parity "$v (perf -D)" "$tmp/ours.uprobe" "$tmp/perf.txt"
+}
+
+check_fixture sdt_args x86_64 17
+check_fixture sdt_args_O0 x86_64 17
+check_fixture sdt_args_clang x86_64 17
+check_fixture sdt_args_nopie x86_64 17
+check_fixture sdt_args_i386 i386 10
+check_fixture sdt_args_aarch64 aarch64 11
 
 tap_done
