@@ -179,8 +179,6 @@ static int check_seg(const struct pc_elf_seg *s, const struct pc_elf_info *info,
 		return bad(why, "PT_LOAD p_filesz larger than p_memsz");
 	if (!range_ok(s->vaddr, s->memsz, PC_U64_MAX))
 		return bad(why, "PT_LOAD address range wraps");
-	if (!range_ok(s->offset, s->memsz, PC_U64_MAX))
-		return bad(why, "PT_LOAD offset + p_memsz wraps");
 	return 0;
 }
 

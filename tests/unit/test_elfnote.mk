@@ -1,0 +1,2 @@
+test_elfnote_SRCS := ../../kmod/elfnote.c
+test_elfnote_LIBS := -lelf
