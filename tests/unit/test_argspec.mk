@@ -1,0 +1,1 @@
+test_argspec_SRCS := ../../user/argspec.c
