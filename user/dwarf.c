@@ -91,6 +91,20 @@ static const char *op_name(unsigned int atom)
 	case DW_OP_GNU_parameter_ref: return "DW_OP_GNU_parameter_ref";
 	case DW_OP_GNU_variable_value: return "DW_OP_GNU_variable_value";
 	case DW_OP_fbreg: return "DW_OP_fbreg";
+	case DW_OP_mul: return "DW_OP_mul";
+	case DW_OP_neg: return "DW_OP_neg";
+	case DW_OP_not: return "DW_OP_not";
+	case DW_OP_or: return "DW_OP_or";
+	case DW_OP_xor: return "DW_OP_xor";
+	case DW_OP_shl: return "DW_OP_shl";
+	case DW_OP_shr: return "DW_OP_shr";
+	case DW_OP_shra: return "DW_OP_shra";
+	case DW_OP_div: return "DW_OP_div";
+	case DW_OP_mod: return "DW_OP_mod";
+	case DW_OP_implicit_value: return "DW_OP_implicit_value";
+	case DW_OP_deref_size: return "DW_OP_deref_size";
+	case DW_OP_lit0 ... DW_OP_lit31: return "DW_OP_lit";
+	case DW_OP_constu: case DW_OP_consts: return "DW_OP_const";
 	}
 	if (atom >= DW_OP_breg0 && atom <= DW_OP_breg31)
 		snprintf(buf, sizeof(buf), "DW_OP_breg%u", atom - DW_OP_breg0);
@@ -817,6 +831,27 @@ static int emit_arg(struct argbuf *b, const char *name, const struct fetch *f, s
 	return 0;
 }
 
+/* Declared by the function but absent from this instance: optimized out here. */
+static int var_missing(Dwarf_Die *sc, const char *name, Dwarf_Addr addr, struct why *w)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die orig, child;
+	const char *n;
+
+	if (dwarf_attr(sc, DW_AT_abstract_origin, &a) && dwarf_formref_die(&a, &orig) &&
+	    !dwarf_child(&orig, &child)) {
+		do {
+			n = dwarf_diename(&child);
+			if (n && !strcmp(n, name))
+				return whyf(w, -ENOENT, "optimized out at 0x%" PRIx64 " (this %s "
+					    "instance of %s has no location for it)", addr,
+					    dwarf_tag(sc) == DW_TAG_inlined_subroutine ?
+					    "inlined" : "out-of-line", dwarf_diename(sc));
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	return whyf(w, -ENOENT, "no variable '%s' in %s", name, dwarf_diename(sc) ?: "this scope");
+}
+
 static int resolve_var(struct dw_ctx *c, const struct pc_pp_arg *a, Dwarf_Die *sc,
 		       Dwarf_Die *sp, Dwarf_Addr addr, struct fetch *f, struct why *w)
 {
@@ -827,8 +862,7 @@ static int resolve_var(struct dw_ctx *c, const struct pc_pp_arg *a, Dwarf_Die *s
 	if (!find_child(sc, var_cb, &vs, &var)) {
 		vs.addr = 0;
 		if (!find_child(&c->cu, var_cb, &vs, &var))
-			return whyf(w, -ENOENT, "no variable '%s' in %s", a->var,
-				    dwarf_diename(sc) ?: "this scope");
+			return var_missing(sc, a->var, addr, w);
 	}
 	ret = var_location(c, &var, sp, addr, f, w);
 	if (!ret)
@@ -850,13 +884,15 @@ struct expand {
 static int expand_cb(Dwarf_Die *d, void *data)
 {
 	struct expand *e = data;
+	Dwarf_Attribute a;
 	struct fetch f;
 	struct why w;
 	int tag = dwarf_tag(d);
 
 	if ((tag == DW_TAG_formal_parameter || (tag == DW_TAG_variable && e->vars)) &&
 	    dwarf_diename(d) && e->n < sizeof(e->names) / sizeof(e->names[0]) &&
-	    !var_location(e->c, d, e->sp, e->addr, &f, &w))
+	    !var_location(e->c, d, e->sp, e->addr, &f, &w) &&
+	    (f.kind != F_IMM || dwarf_attr_integrate(d, DW_AT_const_value, &a)))
 		e->names[e->n++] = dwarf_diename(d);
 	return dwarf_haspc(d, e->addr) > 0 ? CB_CONTINUE : CB_SIBLING;
 }
@@ -1473,10 +1509,17 @@ static int func_matched(struct dw_ctx *c, Dwarf_Die *sp)
 	c->found = true;
 	c->fname = dwarf_decl_file(sp);
 	if (pd->line) {
+		size_t before = c->res->nlocs;
+
 		dwarf_decl_line(sp, &c->lno);
 		c->lno += pd->line;
 		/* perf walks the whole CU for FUNC:RLN: the line may be inlined elsewhere */
 		ret = walk_lines(c, &c->cu, line_cb);
+		if (!ret && c->res->nlocs == before) {
+			pc_err("%s: %s:%d is %s:%d, which has no code (no statement in the "
+			       "line table)", c->bin, pd->function, pd->line, c->fname, c->lno);
+			ret = -ENOENT;
+		}
 	} else if (is_func_instance(sp)) {
 		if (die_entrypc(sp, &addr) || !addr)
 			return 0;
@@ -1707,9 +1750,17 @@ int pc_dw_resolve(const char *binary, const struct pc_probe_desc *pd, bool force
 	if (!ret)
 		ret = search_all(&c);
 	if (!ret && !res->nlocs) {
-		pc_err("%s: no probe point matches%s%s%s%s in %s", res->path,
-		       pd->function ? " function " : "", pd->function ?: "",
-		       pd->file ? " in file " : "", pd->file ?: "", res->debuginfo_path);
+		if (pd->function && !c.found)
+			pc_err("%s: no function %s%s%s in %s", res->path, pd->function,
+			       pd->file ? " declared in " : "", pd->file ?: "", res->debuginfo_path);
+		else if (!pd->function && !c.found)
+			pc_err("%s: no compilation unit has a file %s", res->path, pd->file);
+		else if (pd->lazy)
+			pc_err("%s: lazy pattern '%s' matches no line with code in %s", res->path,
+			       pd->lazy, pd->function ?: pd->file);
+		else
+			pc_err("%s: %s:%d has no code (no statement in the line table)",
+			       res->path, pd->file, pd->line);
 		ret = -ENOENT;
 	}
 out:
