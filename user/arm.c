@@ -11,9 +11,10 @@
  * and its open is still refused.
  *
  * Records go to control in batches of whole lines that fit one page (one
- * sysfs store call each). The module stops at the first rejected line and
- * names it in last_error ("line L col C: FIELD: WHY"): the lines before it
- * were applied, the rest of the batch is sent again.
+ * sysfs store call each). The module stops at a rejected line and returns
+ * the bytes of the lines before it (a short write); resending from there
+ * makes the rejected line fail alone, with its errno and last_error
+ * ("line L col C: FIELD: WHY"); we report it and go on after it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -135,14 +136,6 @@ int pc_control_write(const char *line, char *why, size_t whylen)
 	return ret;
 }
 
-/* "line L col C: ..." -> L (1-based), 0 if absent. */
-static unsigned long error_line(const char *why)
-{
-	unsigned long l;
-
-	return sscanf(why, "line %lu", &l) == 1 ? l : 0;
-}
-
 static size_t count_lines(const char *buf, size_t len)
 {
 	size_t n = 0;
@@ -153,14 +146,14 @@ static size_t count_lines(const char *buf, size_t len)
 }
 
 /*
- * Send items[first..last) as one buffer. On a rejection, records the error on
- * the rejected item and returns the index to continue from.
+ * Send items[first..last) as one buffer. The module applies lines up to a
+ * rejected one and returns their bytes; write_all() then resends from the
+ * rejected line, which fails alone. Returns the index to continue from.
  */
 static size_t send_batch(int fd, struct arm_item *items, size_t first, size_t last)
 {
-	char buf[BATCH_MAX + PROBECACHE_LINE_MAX + 2], why[sizeof(items->why)];
+	char buf[BATCH_MAX + PROBECACHE_LINE_MAX + 2];
 	size_t len = 0, done, bad;
-	unsigned long l;
 	int ret;
 
 	for (size_t i = first; i < last; i++)
@@ -168,13 +161,10 @@ static size_t send_batch(int fd, struct arm_item *items, size_t first, size_t la
 	ret = write_all(fd, buf, len, &done);
 	if (!ret)
 		return last;
-	/* the failing write() began after the lines earlier short writes took */
 	bad = first + count_lines(buf, done);
-	read_last_error(why, sizeof(why), -ret);
-	l = error_line(why);
-	if (l > 1 && bad + l - 1 < last)
-		bad += l - 1;
-	snprintf(items[bad].why, sizeof(items[bad].why), "%s", why);
+	if (bad >= last)	/* cannot happen with whole lines; be safe */
+		return last;
+	read_last_error(items[bad].why, sizeof(items[bad].why), -ret);
 	items[bad].err = ret;
 	return bad + 1;
 }

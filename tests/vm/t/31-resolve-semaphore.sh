@@ -1,0 +1,27 @@
+# The fixture's semaphore-guarded probe fires only while armed: arming sets
+# the SDT semaphore (ref_ctr) in every process mapping the binary.
+. /pc/lib.sh
+export PROBECACHE_DIR=/tmp/pc31
+F=/pc/fixtures/rs_sem
+P=/sys/kernel/probecache/probes/sdt_rs:tick
+
+pc_load || { not_ok "insmod probecache.ko"; tap_done; exit 1; }
+check "scan rs_sem" probecache-resolve scan $F
+check_eq "not armed: semaphore 0, probe body skipped" "semaphore=0 fired=0" "$($F 5)"
+check "arm sdt_rs:tick" probecache-resolve arm -q sdt_rs:tick
+check_eq "armed: semaphore 1, fired 5 times" "semaphore=1 fired=5" "$($F 5)"
+check_eq "5 hits while armed" 5 "$(cat $P/hits)"
+check_eq "ref_ctr_offset in sysfs is the cached semaphore" \
+	"$(probecache-resolve list --format=uprobe sdt_rs:tick | sed 's/.*(\(0x[0-9a-f]*\)).*/\1/')" \
+	"$(cat $P/ref_ctr_offset)"
+check "disarm sdt_rs:tick" probecache-resolve disarm sdt_rs:tick
+check_eq "disarmed: semaphore back to 0" "semaphore=0 fired=0" "$($F 5)"
+
+# -p PID: only that thread group hits; pid 1 (init) never runs rs_sem.
+check "arm -p with a pid" sh -c "probecache-resolve arm -q -p 1 sdt_rs:always"
+$F 4 > /dev/null
+check_eq "pid-filtered probe: no hit from another process" 0 \
+	"$(cat /sys/kernel/probecache/probes/sdt_rs:always/hits)"
+probecache-resolve disarm sdt_rs:always > /dev/null
+pc_unload
+tap_done
