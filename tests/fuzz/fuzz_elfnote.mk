@@ -1,0 +1,1 @@
+fuzz_elfnote_SRCS := ../../kmod/elfnote.c

@@ -1,0 +1,1 @@
+fuzz_record_SRCS := ../../kmod/record.c
