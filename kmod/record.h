@@ -88,13 +88,23 @@ struct pc_command {
  * Parse one line of @len bytes (no NUL needed; embedded NULs are rejected).
  * @max_args caps the number of args (module parameter). Returns 0 or
  * -EINVAL / -E2BIG / -ENAMETOOLONG with @err filled in.
+ * The full grammar, limits and column rules are in the comment above
+ * pc_parse_command() in record.c. On success @err is zeroed; on failure
+ * @cmd is partially filled and must not be used. rec.path points into @line.
  */
 int pc_parse_command(const char *line, size_t len, unsigned int max_args,
 		     struct pc_command *cmd, struct pc_parse_error *err);
 
-/* Format @rec's args back into record syntax ("a=%di:s32 b=+8(%sp):u64"). */
+/*
+ * Format @rec's args back into record syntax ("a=%di:s32 b=+8(%sp):u64"),
+ * space-separated, every arg with its type, numbers canonical (offsets and
+ * immediates decimal, @+ file offsets 0x hex). Returns the length without
+ * the NUL, -ENOSPC if @size is too small (@buf then holds a NUL-terminated
+ * prefix), -EINVAL if an arg is inconsistent (bad kind/reg/type/nderef).
+ */
 int pc_format_args(const struct pc_record *rec, char *buf, size_t size);
 
+/* Names without '%' ("di", "r12"); NULL for values outside the enums. */
 const char *pc_type_name(enum pc_type t);
 const char *pc_reg_name(enum pc_reg r);
 unsigned int pc_type_size(enum pc_type t);	/* bytes; 0 for string */
