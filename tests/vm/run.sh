@@ -29,6 +29,8 @@ build_module() { # SRC_DIR DEST_DIR: out-of-tree build in a private copy
 	cp -a "$1/." "$2/"
 	make -s -C "$kdir" M="$2" W=1 modules > "$2.log" 2>&1 ||
 		{ cat "$2.log" >&2; die "module build failed in $1 for $kver"; }
+	# The module must build warning-free with W=1 on every test kernel.
+	! grep -q 'warning:' "$2.log" || { cat "$2.log" >&2; die "W=1 warnings in $1 for $kver"; }
 }
 
 build_all() {
