@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/* user/cache.c: round trip, atomic replace, corrupt files, clear, validation. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "tap.h"
+
+#define BID1 "289ee39f8c07bd4fa48102dfeeb7e6f9c76158b4"
+#define BID2 "0123456789abcdef"
+
+static char dir[64];
+
+static struct pc_binary *sample(const char *bid, unsigned int nentries)
+{
+	struct pc_binary *b = pc_binary_new(bid);
+	char ev[32];
+
+	pc_binary_add_path(b, "/old/path");
+	pc_binary_add_path(b, "/usr/lib/libx.so");
+	for (unsigned int i = 0; i < nentries; i++) {
+		struct pc_entry *e = pc_binary_add_entry(b);
+
+		snprintf(ev, sizeof(ev), i ? "throw_%u" : "throw", i);
+		e->kind = i % 2 ? PC_ENTRY_NAMED : PC_ENTRY_SDT;
+		e->group = strdup("sdt_libstdcxx");
+		e->event = strdup(ev);
+		e->retprobe = i == 2;
+		e->offset = 0xa90a1 + i;
+		e->ref_ctr = i ? 0x67dd40 : 0;
+		e->args = strdup("arg1=%di:u64 arg2=+8(%sp):s32");
+		e->uprobe_args = strdup(i ? "arg1=%di:u64" : "");
+		e->spec = strdup("libstdcxx:throw");
+		e->debuginfo = i % 2 ? strdup(BID2) : NULL;
+	}
+	return b;
+}
+
+static bool same_entry(const struct pc_entry *a, const struct pc_entry *b)
+{
+	return a->kind == b->kind && !strcmp(a->group, b->group) && !strcmp(a->event, b->event) &&
+	       a->retprobe == b->retprobe && a->offset == b->offset && a->ref_ctr == b->ref_ctr &&
+	       !strcmp(a->args, b->args) && !strcmp(a->uprobe_args, b->uprobe_args) &&
+	       !strcmp(a->spec, b->spec) &&
+	       (a->debuginfo ? b->debuginfo && !strcmp(a->debuginfo, b->debuginfo) : !b->debuginfo);
+}
+
+static void test_roundtrip(void)
+{
+	struct pc_binary *b = sample(BID1, 3), *l = NULL;
+	bool same;
+	int ret;
+
+	/* TAP_OK evaluates its condition twice: no side effects inside */
+	ret = pc_cache_store(b);
+	TAP_OK(ret == 0, "store a binary with 3 entries");
+	ret = pc_cache_load(BID1, &l);
+	TAP_OK(ret == 0 && l, "load it back");
+	same = l && l->nentries == 3 && l->npaths == 2 &&
+	       !strcmp(l->paths[0], "/usr/lib/libx.so") && !strcmp(l->paths[1], "/old/path");
+	for (size_t i = 0; same && i < 3; i++)
+		same = same_entry(&b->entries[i], &l->entries[i]);
+	TAP_OK(same, "every field and the path order survive the round trip");
+	pc_binary_free(l);
+	pc_binary_add_path(b, "/old/path");
+	TAP_OK(!strcmp(b->paths[0], "/old/path") && b->npaths == 2,
+	       "adding a known path moves it to the front, no duplicate");
+	pc_binary_del_entry(b, 0);
+	TAP_OK(b->nentries == 2 && !strcmp(b->entries[0].event, "throw_1"),
+	       "del_entry keeps the order of the rest");
+	pc_binary_free(b);
+	ret = pc_cache_load(BID2, &l);
+	TAP_OK(ret == -ENOENT, "absent build-id: -ENOENT");
+}
+
+static int count_cb(struct pc_binary *b, void *ctx)
+{
+	(void)b;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_corrupt(void)
+{
+	static const char *bad[] = {
+		"",
+		"probecache-cache 2\nbuild-id " BID2 "\npath /x\n",
+		"probecache-cache 1\nbuild-id ffff\npath /x\n",
+		"probecache-cache 1\nbuild-id " BID2 "\n",
+		"probecache-cache 1\nbuild-id " BID2 "\npath relative\n",
+		"probecache-cache 1\nbuild-id " BID2 "\npath /x\nprobe sdt g e p 0x1 0x0\nspec a:b\n",
+		"probecache-cache 1\nbuild-id " BID2 "\npath /x\nprobe sdt g e x 0x1 0x0\nspec a:b\nend\n",
+		"probecache-cache 1\nbuild-id " BID2 "\npath /x\nprobe sdt g e p 12 0x0\nspec a:b\nend\n",
+		"probecache-cache 1\nbuild-id " BID2 "\npath /x\nprobe sdt g e p 0x1 0x0\nend\n",
+		"probecache-cache 1\nbuild-id " BID2 "\npath /x\nargs x\n",
+		"probecache-cache 1\nbuild-id " BID2 "\npath /x\nbogus 1\n",
+		"probecache-cache 1\nbuild-id " BID2 "\npath /x\nprobe sdt g e p 0x1 0x0 extra\n",
+		"probecache-cache 1\nbuild-id " BID2 "\npath /x",
+		"probecache-cache 1\nbuild-id " BID2 "\npath /x\npath /x\n",
+	};
+	char path[128], sub[96];
+	struct pc_binary *l;
+	int n, ok = 0, ret;
+
+	snprintf(sub, sizeof(sub), "%s/01", dir);
+	mkdir(sub, 0755);
+	snprintf(path, sizeof(path), "%s/01/23456789abcdef.probes", dir);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		write_file(path, bad[i]);
+		l = NULL;
+		ok += pc_cache_load(BID2, &l) == -EBADMSG && !l;
+	}
+	TAP_OK(ok == (int)(sizeof(bad) / sizeof(bad[0])), "%d of %zu malformed files refused", ok,
+	       sizeof(bad) / sizeof(bad[0]));
+	n = 0;
+	ret = pc_cache_foreach(count_cb, &n);
+	TAP_OK(ret == 0 && n == 1, "foreach skips the corrupt file and still visits the good one");
+	write_file(path, "probecache-cache 1\nbuild-id " BID2 "\npath /x\n");
+	ret = pc_cache_load(BID2, &l);
+	TAP_OK(ret == 0 && l->nentries == 0, "a binary without entries is valid");
+	pc_binary_free(l);
+}
+
+static void test_validation(void)
+{
+	struct pc_binary *b = sample(BID2, 1);
+	int ret;
+
+	free(b->entries[0].args);
+	b->entries[0].args = strdup("a=%di\nadd evil");
+	ret = pc_cache_store(b);
+	TAP_OK(ret == -EINVAL, "a newline in a field is refused");
+	free(b->entries[0].args);
+	b->entries[0].args = strdup("");
+	free(b->entries[0].event);
+	b->entries[0].event = strdup("bad name");
+	ret = pc_cache_store(b);
+	TAP_OK(ret == -EINVAL, "an event name with a space is refused");
+	pc_binary_free(b);
+	b = pc_binary_new(BID2);
+	ret = pc_binary_add_path(b, "rel/path");
+	TAP_OK(ret == -EINVAL, "relative origin paths are refused");
+	pc_binary_free(b);
+	TAP_OK(!pc_build_id_valid("ABCD") && !pc_build_id_valid("abc") &&
+	       !pc_build_id_valid("zz00") && pc_build_id_valid(BID1),
+	       "build-id names: lower-case hex, even length, 4..40");
+	b = pc_binary_new("../../etc");
+	pc_binary_add_path(b, "/x");
+	ret = pc_cache_store(b);
+	TAP_OK(ret == -EINVAL, "a build-id that is not hex cannot name a file");
+	pc_binary_free(b);
+}
+
+/* Many processes rewriting one file: every read sees a whole, valid file. */
+static void test_concurrent(void)
+{
+	struct pc_binary *l;
+	int status, good = 1;
+
+	for (int p = 0; p < 4; p++) {
+		if (fork() == 0) {
+			for (int i = 0; i < 50; i++) {
+				struct pc_binary *b = sample(BID1, 1 + (i + p) % 5);
+
+				if (pc_cache_store(b))
+					_exit(1);
+				pc_binary_free(b);
+			}
+			_exit(0);
+		}
+	}
+	for (int i = 0; i < 200; i++) {
+		if (pc_cache_load(BID1, &l))
+			good = 0;
+		else
+			pc_binary_free(l);
+	}
+	for (int p = 0; p < 4; p++) {
+		wait(&status);
+		good &= WIFEXITED(status) && !WEXITSTATUS(status);
+	}
+	TAP_OK(good, "4 writers x 50 stores while reading: never a partial file");
+}
+
+static void test_lock_and_clear(void)
+{
+	unsigned int removed = 0;
+	struct pc_binary *l;
+	int r1, r2;
+
+	r1 = pc_cache_lock();
+	r2 = pc_cache_lock();
+	TAP_OK(r1 == 0 && r2 == 0, "the lock nests");
+	pc_cache_unlock();
+	pc_cache_unlock();
+	r1 = pc_cache_remove(BID2);
+	r2 = pc_cache_load(BID2, &l);
+	TAP_OK(r1 == 0 && r2 == -ENOENT, "remove deletes one build-id");
+	r1 = pc_cache_clear(&removed);
+	TAP_OK(r1 == 0 && removed == 1, "clear removes what is left (%u)", removed);
+	r1 = pc_cache_load(BID1, &l);
+	TAP_OK(r1 == -ENOENT, "nothing left after clear");
+}
+
+int main(void)
+{
+	char cmd[128];
+
+	setvbuf(stdout, NULL, _IOLBF, 0);	/* children fork: no shared buffer */
+	snprintf(dir, sizeof(dir), "/tmp/pc-test-cache.XXXXXX");
+	if (!mkdtemp(dir))
+		return 1;
+	pc_cache_set_dir(dir);
+	test_roundtrip();
+	test_corrupt();
+	test_validation();
+	test_concurrent();
+	test_lock_and_clear();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		return 1;
+	return tap_done();
+}

@@ -1,0 +1,1 @@
+test_pattern_SRCS := ../../user/pattern.c ../../user/cache.c ../../user/util.c
