@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "argspec.h"
@@ -33,6 +34,26 @@ struct sdt_elf {
 	bool have_base;
 	uint64_t base_addr;	/* .stapsdt.base sh_addr */
 };
+
+/* Header tables past the end of the file: libelf would just see none of them. */
+static int check_tables(struct sdt_elf *e, int fd)
+{
+	struct stat st;
+	uint64_t size, ph_end, sh_end;
+
+	if (fstat(fd, &st))
+		return -errno;
+	size = (uint64_t)st.st_size;
+	ph_end = e->eh.e_phoff + (uint64_t)e->eh.e_phnum * e->eh.e_phentsize;
+	sh_end = e->eh.e_shoff + (uint64_t)(e->eh.e_shnum ? e->eh.e_shnum : 1) * e->eh.e_shentsize;
+	if ((e->eh.e_phnum && (e->eh.e_phoff > size || ph_end > size)) ||
+	    (e->eh.e_shoff && (e->eh.e_shoff > size || sh_end > size))) {
+		pc_err("%s: truncated ELF file: header tables end past its %" PRIu64 " bytes",
+		       e->path, size);
+		return -ENOEXEC;
+	}
+	return 0;
+}
 
 static int elf_open(const char *path, struct sdt_elf *e, int *fd)
 {
@@ -55,7 +76,7 @@ static int elf_open(const char *path, struct sdt_elf *e, int *fd)
 	}
 	e->is64 = gelf_getclass(e->elf) == ELFCLASS64;
 	e->be = e->eh.e_ident[EI_DATA] == ELFDATA2MSB;
-	return 0;
+	return check_tables(e, *fd);
 }
 
 static void elf_close(struct sdt_elf *e, int fd)
@@ -79,9 +100,14 @@ static int load_phdrs(struct sdt_elf *e)
 	e->loads = calloc(n ? n : 1, sizeof(*e->loads));
 	if (!e->loads)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		if (gelf_getphdr(e->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+	for (size_t i = 0; i < n; i++) {
+		if (!gelf_getphdr(e->elf, (int)i, &ph)) {
+			pc_err("%s: program header %zu unreadable: %s", e->path, i, elf_errmsg(-1));
+			return -ENOEXEC;
+		}
+		if (ph.p_type == PT_LOAD)
 			e->loads[e->nloads++] = ph;
+	}
 	return 0;
 }
 
@@ -405,8 +431,14 @@ static int read_notes(struct sdt_elf *e, struct pc_sdt_file *out)
 	size_t pos = 0;
 	unsigned int idx = 0;
 	const char *why = "";
+	size_t shstrndx;
 	int ret;
 
+	/* A file cut short loses its section headers: say so rather than "no notes". */
+	if (elf_getshdrstrndx(e->elf, &shstrndx)) {
+		pc_err("%s: section headers unreadable: %s", e->path, elf_errmsg(-1));
+		return -ENOEXEC;
+	}
 	if (section_named(e, SDT_BASE_SCN, &sh)) {
 		e->have_base = true;
 		e->base_addr = sh.sh_addr;
