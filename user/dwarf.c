@@ -6,6 +6,7 @@
  * locations becomes \deade12d) or refuses (ELF aliases such as malloc of
  * __libc_malloc), we report or resolve instead.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -1650,6 +1651,36 @@ static int find_by_symbol(struct dw_ctx *c)
 	return 0;
 }
 
+/*
+ * libdwfl does not name a file that its debuginfod client fetched; the
+ * client's cache file is still open, so find it among our descriptors.
+ */
+static bool debuginfod_file(const char *bid, char *path, size_t len)
+{
+	char want[64], link[300];
+	struct dirent *de;
+	DIR *d;
+	bool found = false;
+
+	if (!bid[0] || !getenv("DEBUGINFOD_URLS"))
+		return false;
+	snprintf(want, sizeof(want), "/%s/debuginfo", bid);
+	d = opendir("/proc/self/fd");
+	while (d && !found && (de = readdir(d))) {
+		ssize_t n;
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%s", de->d_name);
+		n = readlink(link, path, len - 1);
+		if (n <= 0)
+			continue;
+		path[n] = '\0';
+		found = (size_t)n > strlen(want) && !strcmp(path + n - strlen(want), want);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 static const Dwfl_Callbacks offline_cb = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
@@ -1685,8 +1716,10 @@ static int dw_open(struct dw_ctx *c, const char *bin)
 		return -ENOENT;
 	}
 	dwfl_module_info(c->mod, NULL, NULL, NULL, NULL, NULL, &main_f, &debug_f);
-	snprintf(c->res->debuginfo_path, sizeof(c->res->debuginfo_path), "%s",
-		 debug_f ? debug_f : main_f ? main_f : bin);
+	if (debug_f || !debuginfod_file(c->res->build_id, c->res->debuginfo_path,
+					sizeof(c->res->debuginfo_path)))
+		snprintf(c->res->debuginfo_path, sizeof(c->res->debuginfo_path), "%s",
+			 debug_f ? debug_f : main_f ? main_f : bin);
 	len = dwelf_elf_gnu_build_id(dwarf_getelf(c->dw), &dbid);
 	hex_id(dbid, len, c->res->debuginfo_id);
 	if (!c->res->debuginfo_id[0])

@@ -136,3 +136,119 @@ while IFS='|' read -r want bin def why; do
 done <<< "$table"
 diag "parity: $n_eq equal, $n_ours perf refuses and we resolve, $n_none both refuse," \
 	"$n_differ perf wrong and we differ"
+
+# ---- libc.so.6 with libc6-dbg (/usr/lib/debug/.build-id) ----
+LIBC=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)
+def_of() {	# def_of BIN DEFINITION [-f]: our -D output, errors to $tmp/err
+	"$CLI" add -x "$1" -D ${3:-} "$2" 2> "$tmp/err"
+}
+strip_event() {	# "p:G/E rest" -> "rest"
+	sed 's/^[pr]:[^ ]* //'
+}
+if [ ! -e /usr/lib/debug/.build-id ]; then
+	not_ok "libc6-dbg installed (/usr/lib/debug/.build-id)"
+else
+	for def in '__libc_malloc bytes' 'getenv name' 'getenv%return $retval' '__libc_free mem'; do
+		p=$($PERF probe -x "$LIBC" -D "$def" 2>/dev/null | grep -v '^$')
+		o=$(def_of "$LIBC" "$def")
+		check_eq "libc eq: '$def'" "$p" "$o"
+	done
+	for pair in 'malloc bytes|__libc_malloc bytes' 'free mem|__libc_free mem'; do
+		alias=${pair%%|*} target=${pair#*|}
+		if $PERF probe -x "$LIBC" -D "$alias" > /dev/null 2>&1; then
+			diag "perf now resolves '$alias' itself"
+		fi
+		o=$(def_of "$LIBC" "$alias")
+		t=$(def_of "$LIBC" "$target")
+		check_eq "libc alias '$alias' resolves to the place and args of '$target'" \
+			"$(echo "$t" | strip_event)" "$(echo "$o" | strip_event)"
+		check_eq "libc alias '$alias' keeps its own event name" "${alias%% *}" \
+			"$(echo "$o" | sed -n 's/^p:probe_libc\/\([^ ]*\) .*/\1/p')"
+	done
+	p=$($PERF probe -x "$LIBC" -D 'atoi nptr' 2>/dev/null)
+	case $p in *deade12d*) diag "perf on 'atoi nptr' invents \\deade12d for $(echo "$p" | grep -c deade12d) inlined instances";; esac
+	if o=$(def_of "$LIBC" 'atoi nptr'); then
+		not_ok "libc 'atoi nptr' without -f must fail: inlined instances have no nptr"
+	else
+		check "libc 'atoi nptr': error names the instance and the variable" \
+			grep -q "atoi at 0x[0-9a-f]*: argument nptr: " "$tmp/err"
+	fi
+	o=$(def_of "$LIBC" 'atoi nptr' -f)
+	check "libc 'atoi nptr' -f: out-of-line atoi keeps nptr=%di" \
+		sh -c "echo '$o' | grep -q ' nptr=%di:x64\$'"
+	check "libc 'atoi nptr' -f: no made-up value anywhere" \
+		sh -c "! echo '$o' | grep -q 'nptr=\\\\'"
+	check_eq "libc 'atoi nptr' -f: the same $(echo "$p" | grep -c .) locations as perf" \
+		"$(echo "$p" | grep -v '^$' | cut -d' ' -f2 | sort)" "$(echo "$o" | cut -d' ' -f2 | sort)"
+fi
+
+# ---- optimized out, computed, --force ----
+def_of "$FX/dw_app" 'dw_sq v' > /dev/null
+check "inlined dw_sq v at -O2: reported as optimized out at its address" \
+	grep -q "argument v: optimized out at 0x[0-9a-f]* (no location list entry covers it)" "$tmp/err"
+def_of "$FX/dw_app" 'dw_work;acc* acc i' > /dev/null
+check "computed 'i': the error names the DWARF operations" \
+	grep -q "argument i: location (DW_OP_breg0 0; .*DW_OP_stack_value) at 0x[0-9a-f]* is computed" "$tmp/err"
+o=$(def_of "$FX/dw_app" 'dw_work;acc* acc i' -f)
+check_eq "-f keeps what can be fetched ('acc') and leaves out 'i'" \
+	"p:probe_dw_app/dw_work $FX/dw_app:0x$(echo "$o" | sed -n 's/.*:0x\([0-9a-f]*\) .*/\1/p') acc=%bx:s64" "$o"
+check "-f warns about what it left out" grep -q "argument i left out: location" "$tmp/err"
+
+# ---- debuginfo found elsewhere: .gnu_debuglink, debuginfod ----
+o=$(def_of "$FX/dw_app_stripped" 'dw_work n it->name:string $params')
+t=$(def_of "$FX/dw_app" 'dw_work n it->name:string $params')
+check_eq "stripped + .gnu_debuglink: same offset and args as the unstripped build" \
+	"$(echo "$t" | strip_event | sed 's/^[^:]*://')" "$(echo "$o" | strip_event | sed 's/^[^:]*://')"
+
+mkdir -p "$tmp/srv" "$tmp/bin" "$tmp/dcache"
+cp "$FX/dw_app.debug" "$tmp/srv/"
+cp "$FX/dw_app_stripped" "$tmp/bin/app"	# its debuglink resolves to nothing here
+bid=$(readelf -n "$tmp/bin/app" | awk '/Build ID/ { print $3 }')
+def_of "$tmp/bin/app" 'dw_work n' > /dev/null
+check "stripped copy alone: 'no debuginfo found' names the places looked in" \
+	grep -q "app: no debuginfo found (looked in the binary, .gnu_debuglink" "$tmp/err"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+debuginfod -F "$tmp/srv" -p "$port" -d "$tmp/dbgd.sqlite" > "$tmp/debuginfod.log" 2>&1 &
+dpid=$!
+for _ in $(seq 1 60); do
+	curl -sf -o /dev/null "http://127.0.0.1:$port/buildid/$bid/debuginfo" && break
+	sleep 0.5
+done
+export DEBUGINFOD_URLS=http://127.0.0.1:$port DEBUGINFOD_CACHE_PATH=$tmp/dcache
+o=$(def_of "$tmp/bin/app" 'dw_work n it->name:string $params')
+check_eq "debuginfod: definition equals the one from local debuginfo" \
+	"$(echo "$t" | strip_event | sed 's/^[^:]*://')" "$(echo "$o" | strip_event | sed 's/^[^:]*://')"
+out=$("$CLI" add -x "$tmp/bin/app" 'fromdbgd=dw_work n' 2>&1)
+check_eq "debuginfod: add stores it, debuginfo from the debuginfod cache" \
+	"debuginfo $bid ($tmp/dcache/$bid/debuginfo)" "$(echo "$out" | grep '^debuginfo ')"
+check_eq "debuginfod: the cache entry records the debuginfo build-id" "\"debuginfo\":\"$bid\"" \
+	"$("$CLI" list --json | grep -o '"event":"fromdbgd"[^}]*' | grep -o '"debuginfo":"[0-9a-f]*"')"
+kill "$dpid" 2>/dev/null
+wait "$dpid" 2>/dev/null
+dpid=
+unset DEBUGINFOD_URLS DEBUGINFOD_CACHE_PATH
+
+# ---- storing named probes ----
+out=$("$CLI" add -x "$FX/dw_app_O0" 'dw_app.c;while* it' 2>&1)
+check_eq "two locations are stored as EVENT and EVENT_1" "probe_dw_app_O0:dw_chain
+probe_dw_app_O0:dw_chain_1" "$(echo "$out" | sed -n 's/^added \([^ ]*\) .*/\1/p')"
+"$CLI" add -x "$FX/dw_app_O0" 'dw_app.c;while* it' > /dev/null 2>&1
+check_eq "adding the same definition again replaces its entries" 2 \
+	"$("$CLI" list | grep -c '^probe_dw_app_O0:dw_chain')"
+if "$CLI" add -x "$FX/dw_app_O0" 'dw_chain depth' > /dev/null 2> "$tmp/err"; then
+	not_ok "a different definition for a cached event name is refused"
+else
+	check "a different definition for a cached event name is refused" \
+		grep -q "probe_dw_app_O0:dw_chain is already cached (from 'dw_app.c;while\* it')" "$tmp/err"
+fi
+check_eq "the refused add changed nothing" 2 "$("$CLI" list | grep -c '^probe_dw_app_O0:')"
+"$CLI" add -x "$FX/dw_app" 'dw_work n it->id it->name:string' > /dev/null 2>&1
+check_eq "list --format=record: record args of the stored probe" \
+	"p:probe_dw_app/dw_work $(readelf -n "$FX/dw_app" | awk '/Build ID/ { print $3 }') $FX/dw_app:0x$(def_of "$FX/dw_app" 'dw_work n' | sed -n 's/.*:0x\([0-9a-f]*\) .*/\1/p') n=%di:s32 id=+0(%cx):s32 name=+16(%cx):string" \
+	"$("$CLI" list --format=record 'probe_dw_app:dw_work')"
+if "$CLI" add -x "$FX/dw_app" 'dw_sq v' > /dev/null 2>&1; then
+	not_ok "an unresolvable probe is not stored"
+else
+	check_eq "an unresolvable probe is not stored" "" "$("$CLI" list 'probe_dw_app:dw_sq*')"
+fi
+tap_done
