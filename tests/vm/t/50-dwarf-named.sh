@@ -1,0 +1,66 @@
+# Named probes from `add`, armed where there is no debuginfo at all.
+# The stripped dw_app and its dw_app.debug (found through .gnu_debuglink) are
+# put side by side, `add` resolves four definitions into the cache (a return
+# probe's event gets perf's __return suffix), then the
+# debuginfo is deleted: arming and firing use only the cache. Every hit's
+# fetched values must equal what the fixture printed for that call.
+. /pc/lib.sh
+export PROBECACHE_DIR=/tmp/pc50
+T=/sys/kernel/tracing
+S=/sys/kernel/probecache/probes
+APP=/tmp/pc50app/dw_app
+mkdir -p /tmp/pc50app
+cp /pc/fixtures/dw_app_stripped $APP
+cp /pc/fixtures/dw_app.debug /tmp/pc50app/dw_app.debug
+
+add() {
+	check "add $1" probecache-resolve add -x $APP "$1"
+}
+add 'dwapp:work=dw_work n scale label=label:string id=it->id weight=it->weight name=it->name:string nid=it->next->id'
+add 'dwapp:work_ret=dw_work%return ret=$retval:s64'
+add 'dwapp:pair=dw_pair x y'
+add 'dwapp:sum=dw_sum v0=v[0] v1=v[1] v2=v[2] n=n:u32 t1=dw_table[1]'
+rm /tmp/pc50app/dw_app.debug
+if probecache-resolve add -x $APP -D 'dw_work n' > /dev/null 2>&1; then
+	not_ok "debuginfo is really gone"
+else
+	ok "debuginfo is really gone: add -D fails"
+fi
+check_eq "list shows the 4 named probes" 4 "$(probecache-resolve list 'dwapp:*' | grep -c '^dwapp:')"
+
+pc_load || { not_ok "insmod probecache.ko"; tap_done; exit 1; }
+out=$(probecache-resolve arm 'dwapp:*' 2>&1)
+check_eq "arm: 4 armed from the cache" 4 "$(echo "$out" | grep -c '^armed dwapp:')"
+for p in work work_ret__return pair sum; do
+	check_eq "dwapp:$p state armed" armed "$(cat $S/dwapp:$p/state 2>&1)"
+done
+
+echo 1 > $T/events/probecache/hit/enable
+: > $T/trace
+$APP 3 hello > /tmp/pc50.out
+echo 0 > $T/events/probecache/hit/enable
+check_eq "fixture ran 3 rounds" "total=" "$(tail -n 1 /tmp/pc50.out | cut -c1-6)"
+for p in work work_ret__return pair sum; do
+	check_eq "dwapp:$p: 3 hits" 3 "$(cat $S/dwapp:$p/hits)"
+done
+
+# what each probe must have fetched, from the fixture's own lines
+sed -n 's/^dw_work n=\([0-9]*\) scale=\([0-9]*\) label=\([^ ]*\) id=\([0-9]*\) weight=\([0-9]*\) name=\([^ ]*\) next_id=\([0-9]*\) ret=.*/n=\1 scale=\2 label="\3" id=\4 weight=\5 name="\6" nid=\7/p' \
+	/tmp/pc50.out > /tmp/pc50.work
+sed -n 's/^dw_work .* ret=\([-0-9]*\)$/ret=\1/p' /tmp/pc50.out > /tmp/pc50.ret
+sed -n 's/^dw_pair x=\([-0-9]*\) y=\([-0-9]*\) .*/x=\1 y=\2/p' /tmp/pc50.out > /tmp/pc50.pair
+sed -n 's/^dw_sum v0=\([-0-9]*\) v1=\([-0-9]*\) v2=\([-0-9]*\) n=\([0-9]*\) .*/v0=\1 v1=\2 v2=\3 n=\4 t1=\2/p' \
+	/tmp/pc50.out > /tmp/pc50.sum
+for p in work ret pair sum; do
+	ev=$p
+	[ $p = ret ] && ev=work_ret__return
+	grep " dwapp:$ev pid=" $T/trace | sed 's/.* ip=0x[0-9a-f]* //' > /tmp/pc50.got.$p
+	check_eq "dwapp:$ev: fetched values = what the fixture printed ($(head -n 1 /tmp/pc50.$p))" \
+		"$(cat /tmp/pc50.$p)" "$(cat /tmp/pc50.got.$p)"
+done
+
+probecache-resolve disarm 'dwapp:*' > /dev/null 2>&1
+check "disarm removes them" test ! -e $S/dwapp:work
+pc_unload
+rm -rf /tmp/pc50app /tmp/pc50
+tap_done
