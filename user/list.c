@@ -34,11 +34,21 @@ struct list_ctx {
 	bool first;		/* JSON: no comma before the next element */
 };
 
-static const char *sdt_or_spec(const struct pc_entry *e)
+/* SPEC as perf lists it: an SDT note's name; add's desc without "EVENT=". */
+static const char *shown_spec(const struct pc_entry *e)
 {
-	const char *c = e->kind == PC_ENTRY_SDT ? strchr(e->spec, ':') : NULL;
+	const char *c = strchr(e->spec, e->kind == PC_ENTRY_SDT ? ':' : '=');
+	size_t n = c ? (size_t)(c - e->spec) : 0;
 
-	return c ? c + 1 : e->spec;
+	if (e->kind == PC_ENTRY_SDT)
+		return c ? c + 1 : e->spec;
+	/* "EVENT=..." or "GROUP:EVENT=..." */
+	if (c && ((n == strlen(e->event) && !strncmp(e->spec, e->event, n)) ||
+		  (n == strlen(e->group) + 1 + strlen(e->event) &&
+		   !strncmp(e->spec, e->group, strlen(e->group)) && e->spec[strlen(e->group)] == ':' &&
+		   !strncmp(e->spec + strlen(e->group) + 1, e->event, strlen(e->event)))))
+		return c + 1;
+	return e->spec;
 }
 
 static void loc(FILE *f, const struct pc_entry *e)
@@ -149,7 +159,7 @@ static void text_entry(struct list_ctx *c, const struct pc_binary *b, const stru
 
 	switch (c->fmt) {
 	case FMT_TEXT:
-		printf("%s:%s=%s\n", e->group, e->event, sdt_or_spec(e));
+		printf("%s:%s=%s\n", e->group, e->event, shown_spec(e));
 		break;
 	case FMT_UPROBE:
 		s = uprobe_line(c, b, e);
