@@ -832,9 +832,27 @@ static int emit_arg(struct argbuf *b, const char *name, const struct fetch *f, s
 	return 0;
 }
 
+static const char *param_names(Dwarf_Die *sc, char *buf, size_t len)
+{
+	Dwarf_Die child;
+	size_t k = 0;
+
+	buf[0] = '\0';
+	if (dwarf_child(sc, &child) == 0) {
+		do {
+			const char *n = dwarf_diename(&child);
+
+			if (dwarf_tag(&child) == DW_TAG_formal_parameter && n && k < len)
+				k += snprintf(buf + k, len - k, "%s%s", k ? ", " : "", n);
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	return k ? buf : "none";
+}
+
 /* Declared by the function but absent from this instance: optimized out here. */
 static int var_missing(Dwarf_Die *sc, const char *name, Dwarf_Addr addr, struct why *w)
 {
+	char names[120];
 	Dwarf_Attribute a;
 	Dwarf_Die orig, child;
 	const char *n;
@@ -850,7 +868,8 @@ static int var_missing(Dwarf_Die *sc, const char *name, Dwarf_Addr addr, struct 
 					    "inlined" : "out-of-line", dwarf_diename(sc));
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
-	return whyf(w, -ENOENT, "no variable '%s' in %s", name, dwarf_diename(sc) ?: "this scope");
+	return whyf(w, -ENOENT, "no variable '%s' in %s (its parameters here: %s)", name,
+		    dwarf_diename(sc) ?: "this scope", param_names(sc, names, sizeof(names)));
 }
 
 static int resolve_var(struct dw_ctx *c, const struct pc_pp_arg *a, Dwarf_Die *sc,
@@ -1610,6 +1629,14 @@ static int defn_cb(Dwarf_Die *sp, void *data)
 	return DWARF_CB_OK;
 }
 
+/* "fopen" matches "fopen", "fopen@@GLIBC_2.2.5" and "fopen@GLIBC_2.2.5". */
+static bool sym_name_is(const char *sym, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(sym, name, n) && (sym[n] == '\0' || sym[n] == '@');
+}
+
 /*
  * No DWARF function of that name: it may be an ELF alias (malloc ->
  * __libc_malloc). Find the symbol and the DWARF function starting there.
@@ -1626,7 +1653,7 @@ static int find_by_symbol(struct dw_ctx *c)
 		const char *name = dwfl_module_getsym_info(c->mod, i, &sym, &addr, NULL, NULL,
 							   NULL);
 
-		if (!name || strcmp(name, c->pd->function) || !sym.st_value)
+		if (!name || !sym_name_is(name, c->pd->function) || !sym.st_value)
 			continue;
 		if (GELF_ST_TYPE(sym.st_info) == STT_GNU_IFUNC) {
 			pc_err("%s: %s is a GNU indirect function (its symbol is the resolver); "

@@ -153,7 +153,8 @@ else
 		o=$(def_of "$LIBC" "$def")
 		check_eq "libc eq: '$def'" "$p" "$o"
 	done
-	for pair in 'malloc bytes|__libc_malloc bytes' 'free mem|__libc_free mem'; do
+	for pair in 'malloc bytes|__libc_malloc bytes' 'free mem|__libc_free mem' \
+		'fopen filename mode|_IO_new_fopen filename mode'; do
 		alias=${pair%%|*} target=${pair#*|}
 		if $PERF probe -x "$LIBC" -D "$alias" > /dev/null 2>&1; then
 			diag "perf now resolves '$alias' itself"
