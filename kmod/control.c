@@ -66,7 +66,7 @@ static int pc_field_token(const struct pc_command *cmd, const char *field)
 	if (!strcmp(field, "build-id"))
 		return 2;
 	if (!strcmp(field, "path") || !strcmp(field, "offset") ||
-	    !strcmp(field, "refctr"))
+	    !strcmp(field, "ref_ctr"))
 		return 3;
 	if (!strcmp(field, "pid"))
 		return 4;
@@ -90,7 +90,7 @@ static unsigned int pc_field_col(const char *line, size_t len,
 		return 1;
 	if (!strcmp(field, "offset"))
 		return s + cmd->rec.path_len + 2;
-	if (!strcmp(field, "refctr")) {
+	if (!strcmp(field, "ref_ctr")) {
 		paren = memchr(line + s, '(', e - s);
 		return paren ? paren - line + 2 : s + 1;
 	}
@@ -104,9 +104,10 @@ static int pc_apply_line(const char *line, size_t len,
 	int ret;
 
 	if (len > pc_max_line) {
+		pc_err_set(err, -E2BIG, "line", "longer than max_line (%u bytes)",
+			   pc_max_line);
 		err->col = pc_max_line + 1;
-		return pc_err_set(err, -E2BIG, "line",
-				  "longer than max_line (%u bytes)", pc_max_line);
+		return -E2BIG;
 	}
 	ret = pc_parse_command(line, len, pc_max_args, cmd, &perr);
 	if (ret) {

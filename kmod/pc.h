@@ -48,6 +48,7 @@ enum pc_state {
 struct pc_ident {
 	struct timespec64 ctime, mtime;
 	loff_t size;
+	unsigned int nlink;
 	u64 iversion;
 	bool has_iversion;
 };

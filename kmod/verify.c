@@ -20,6 +20,7 @@ int pc_ident_take(struct inode *inode, struct pc_ident *id)
 	id->ctime = pc_inode_ctime(inode);
 	id->mtime = pc_inode_mtime(inode);
 	id->size = i_size_read(inode);
+	id->nlink = READ_ONCE(inode->i_nlink);
 	id->has_iversion = IS_I_VERSION(inode);
 	id->iversion = id->has_iversion ? inode_query_iversion(inode) : 0;
 	return 0;
@@ -27,7 +28,11 @@ int pc_ident_take(struct inode *inode, struct pc_ident *id)
 
 /*
  * Called from the uprobe filter: lock-free reads only. Returns what changed
- * or NULL if the content is still the verified one.
+ * or NULL if the content is still the verified one. A write always moves
+ * mtime (and size, usually); ctime and i_version also catch a write whose
+ * mtime was put back, but they move on link and unlink too, so they count
+ * only while the link count is unchanged: renaming a new file over the
+ * probed one (a package upgrade) must leave the old inode armed.
  */
 const char *pc_ident_changed(const struct pc_ident *id, struct inode *inode)
 {
@@ -38,6 +43,8 @@ const char *pc_ident_changed(const struct pc_ident *id, struct inode *inode)
 	t = pc_inode_mtime(inode);
 	if (!timespec64_equal(&t, &id->mtime))
 		return "mtime";
+	if (READ_ONCE(inode->i_nlink) != id->nlink)
+		return NULL;
 	t = pc_inode_ctime(inode);
 	if (!timespec64_equal(&t, &id->ctime))
 		return "ctime";
@@ -200,7 +207,7 @@ static int pc_check_offsets(const struct pc_record *rec,
 				  rec->offset);
 	if (rec->ref_ctr_offset &&
 	    !pc_elf_in_load(elf, rec->ref_ctr_offset, sizeof(short), PF_W))
-		return pc_err_set(err, -ERANGE, "refctr",
+		return pc_err_set(err, -ERANGE, "ref_ctr",
 				  "0x%llx is not inside a writable PT_LOAD",
 				  rec->ref_ctr_offset);
 	return 0;

@@ -1,0 +1,67 @@
+#!/bin/sh
+# probecache.ko: sysfs layout, module parameters, add/del/clear, probe files.
+. /pc/lib.sh
+. /pc/fixtures/pc_kmod.sh
+kenv pc_sdt
+S=$PCF/pc_sdt
+
+if insmod "$PC_KO" max_args=17 2> /dev/null; then
+	not_ok "insmod max_args=17 refused"
+	rmmod probecache
+else
+	ok "insmod max_args=17 refused"
+fi
+check "insmod max_line=4096 refused" sh -c "! insmod $PC_KO max_line=4096 2>/dev/null"
+check "insmod" pc_load max_probes=3
+check_eq "version" "0.1" "$(cat $PC_SYSFS/version)"
+check_eq "nr_probes starts at 0" "0" "$(cat $PC_SYSFS/nr_probes)"
+check_eq "control is 0200" "--w-------" "$(ls -l $PC_SYSFS/control | cut -c1-10)"
+check_eq "last_error is 0400" "-r--------" "$(ls -l $PC_SYSFS/last_error | cut -c1-10)"
+check_eq "last_error starts empty" "" "$(kerr)"
+
+rec="p:pcfix/tick $pc_sdt_BUILD_ID $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick) $pc_sdt_SDTARGS_tick"
+check "add SDT probe with semaphore" kctl "add $rec"
+check_eq "nr_probes 1" "1" "$(cat $PC_SYSFS/nr_probes)"
+d=pcfix:tick
+check_eq "state armed" "armed" "$(kget $d state)"
+check_eq "hits 0" "0" "$(kget $d hits)"
+check_eq "build_id" "$pc_sdt_BUILD_ID" "$(kget $d build_id)"
+check_eq "path" "$S" "$(kget $d path)"
+check_eq "offset" "$pc_sdt_SDT_tick" "$(kget $d offset)"
+check_eq "ref_ctr_offset" "$pc_sdt_SEM_tick" "$(kget $d ref_ctr_offset)"
+check_eq "args" "$pc_sdt_SDTARGS_tick" "$(kget $d args)"
+check_eq "pid 0 = every process" "0" "$(kget $d pid)"
+check_eq "probe dir lists the documented files" \
+	"args build_id hits offset path pid ref_ctr_offset state type" \
+	"$(ls $PCP/$d | tr '\n' ' ' | sed 's/ $//')"
+
+check "add function probe" kctl "add p:pcfix/add $pc_sdt_BUILD_ID $S:$pc_sdt_OFF_pc_add a=%di:s32 b=%si:s32"
+check "add return probe" kctl "add r:pcfix/add_ret $pc_sdt_BUILD_ID $S:$pc_sdt_OFF_pc_add rv=\$retval:s32"
+check_eq "nr_probes 3" "3" "$(cat $PC_SYSFS/nr_probes)"
+check_eq "type r" "r" "$(kget pcfix:add_ret type)"
+check "max_probes=3 refuses a 4th" sh -c "! printf 'add p:pcfix/x4 $pc_sdt_BUILD_ID $S:$pc_sdt_OFF_pc_index\n' > $PC_SYSFS/control"
+check_eq "max_probes reason" "line 1 col 5: event: max_probes (3) reached" "$(kerr)"
+check "del" kctl "del pcfix:add"
+check "deleted probe's directory is gone" test ! -e $PCP/pcfix:add
+check_eq "nr_probes 2" "2" "$(cat $PC_SYSFS/nr_probes)"
+check "del unknown refused" sh -c "! printf 'del pcfix:nope\n' > $PC_SYSFS/control"
+check_eq "del unknown reason" "line 1 col 5: group: no probe pcfix:nope" "$(kerr)"
+check "clear" kctl clear
+check_eq "nr_probes 0 after clear" "0" "$(cat $PC_SYSFS/nr_probes)"
+check_eq "probes/ empty after clear" "" "$(ls $PCP)"
+
+# Many lines per write; a bad line in the middle: lines before it stay.
+printf 'add p:g/a %s %s:%s\nadd p:g/b %s %s:0x1\nadd p:g/c %s %s:%s\n' \
+	"$pc_sdt_BUILD_ID" "$S" "$pc_sdt_OFF_pc_add" "$pc_sdt_BUILD_ID" "$S" \
+	"$pc_sdt_BUILD_ID" "$S" "$pc_sdt_OFF_pc_index" > /tmp/batch
+if cat /tmp/batch > $PC_SYSFS/control 2> /dev/null; then
+	not_ok "batch with a bad line 2 fails"
+else
+	ok "batch with a bad line 2 fails"
+fi
+check_eq "line before the bad one applied, after it not" "g:a" "$(ls $PCP | tr '\n' ' ' | sed 's/ $//')"
+check_eq "last_error names line 2" "line 2 col" "$(kerr | cut -c1-10)"
+check "clear" kctl clear
+check "rmmod" pc_unload
+check "module gone" test ! -d $PC_SYSFS
+tap_done
