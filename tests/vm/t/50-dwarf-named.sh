@@ -21,11 +21,8 @@ add 'dwapp:work_ret=dw_work%return ret=$retval:s64'
 add 'dwapp:pair=dw_pair x y'
 add 'dwapp:sum=dw_sum v0=v[0] v1=v[1] v2=v[2] n=n:u32 t1=dw_table[1]'
 rm /tmp/pc50app/dw_app.debug
-if probecache-resolve add -x $APP -D 'dw_work n' > /dev/null 2>&1; then
-	not_ok "debuginfo is really gone"
-else
-	ok "debuginfo is really gone: add -D fails"
-fi
+probecache-resolve add -x $APP -D 'dw_work n' > /dev/null 2> /tmp/pc50.err
+check "debuginfo is really gone: add -D says so" grep -q 'no debuginfo found' /tmp/pc50.err
 check_eq "list shows the 4 named probes" 4 "$(probecache-resolve list 'dwapp:*' | grep -c '^dwapp:')"
 
 pc_load || { not_ok "insmod probecache.ko"; tap_done; exit 1; }
@@ -55,6 +52,7 @@ for p in work ret pair sum; do
 	ev=$p
 	[ $p = ret ] && ev=work_ret__return
 	grep " dwapp:$ev pid=" $T/trace | sed 's/.* ip=0x[0-9a-f]* //' > /tmp/pc50.got.$p
+	check_eq "dwapp:$ev: the fixture printed 3 calls" 3 "$(grep -c . /tmp/pc50.$p)"
 	check_eq "dwapp:$ev: fetched values = what the fixture printed ($(head -n 1 /tmp/pc50.$p))" \
 		"$(cat /tmp/pc50.$p)" "$(cat /tmp/pc50.got.$p)"
 done
