@@ -193,7 +193,8 @@ static int scan_one(const char *arg, struct scan_stats *st, bool explicit)
 	}
 	if (!f.build_id[0]) {
 		st->no_build_id++;
-		pc_warn("%s: no GNU build-id, cannot be cached", real);
+		if (explicit || pc_verbose)	/* -r counts them in the summary */
+			pc_warn("%s: no GNU build-id, cannot be cached", real);
 		goto out;
 	}
 	if (!f.nnotes) {
