@@ -65,6 +65,8 @@ eq|dw_app|dw_pair%return r=\$retval:s32
 eq|dw_app_O0|dw_sq v
 eq|dw_app_O0|dw_sq:2 sq
 eq|dw_app|dw_pair x y
+eq|dw_app|dw_sq
+eq|dw_app|dw_chain it->in.s
 eq|dw_app_O0|dw_chain it->in.s depth
 eq|dw_app_O0|dw_app.c:$ln_acc
 eq|dw_app|dw_app.c:$ln_acc
@@ -87,6 +89,8 @@ none|dw_app_O0|dw_work it->bits
 none|dw_app|dw_work:5 acc
 none|dw_app|dw_sq v
 none|dw_app|dw_sq:2 sq
+none|dw_app|dw_sq sq
+none|dw_app|dw_sq%return \$retval
 none|dw_app|main rounds
 none|dw_app|dw_work it.id
 none|dw_app|dw_work nosuch
