@@ -1,6 +1,6 @@
 # Named probes from `add`, armed where there is no debuginfo at all.
 # The stripped dw_app and its dw_app.debug (found through .gnu_debuglink) are
-# put side by side, `add` resolves four definitions into the cache (a return
+# put side by side, `add` resolves five definitions (one with --arm) into the cache (a return
 # probe's event gets perf's __return suffix), then the
 # debuginfo is deleted: arming and firing use only the cache. Every hit's
 # fetched values must equal what the fixture printed for that call.
@@ -13,9 +13,13 @@ mkdir -p /tmp/pc50app
 cp /pc/fixtures/dw_app_stripped $APP
 cp /pc/fixtures/dw_app.debug /tmp/pc50app/dw_app.debug
 
+pc_load || { not_ok "insmod probecache.ko"; tap_done; exit 1; }
 add() {
 	check "add $1" probecache-resolve add -x $APP "$1"
 }
+out=$(probecache-resolve add --arm -x $APP 'dwapp:chain=dw_chain it->in.s' 2>&1)
+check_eq "add --arm arms the new probe at once" armed "$(cat $S/dwapp:chain/state 2>&1)"
+probecache-resolve disarm 'dwapp:chain' > /dev/null 2>&1
 add 'dwapp:work=dw_work n scale label=label:string id=it->id weight=it->weight name=it->name:string nid=it->next->id'
 add 'dwapp:work_ret=dw_work%return ret=$retval:s64'
 add 'dwapp:pair=dw_pair x y'
@@ -23,12 +27,11 @@ add 'dwapp:sum=dw_sum v0=v[0] v1=v[1] v2=v[2] n=n:u32 t1=dw_table[1]'
 rm /tmp/pc50app/dw_app.debug
 probecache-resolve add -x $APP -D 'dw_work n' > /dev/null 2> /tmp/pc50.err
 check "debuginfo is really gone: add -D says so" grep -q 'no debuginfo found' /tmp/pc50.err
-check_eq "list shows the 4 named probes" 4 "$(probecache-resolve list 'dwapp:*' | grep -c '^dwapp:')"
+check_eq "list shows the 5 named probes" 5 "$(probecache-resolve list 'dwapp:*' | grep -c '^dwapp:')"
 
-pc_load || { not_ok "insmod probecache.ko"; tap_done; exit 1; }
 out=$(probecache-resolve arm 'dwapp:*' 2>&1)
-check_eq "arm: 4 armed from the cache" 4 "$(echo "$out" | grep -c '^armed dwapp:')"
-for p in work work_ret__return pair sum; do
+check_eq "arm: 5 armed from the cache" 5 "$(echo "$out" | grep -c '^armed dwapp:')"
+for p in work work_ret__return pair sum chain; do
 	check_eq "dwapp:$p state armed" armed "$(cat $S/dwapp:$p/state 2>&1)"
 done
 
@@ -37,7 +40,7 @@ echo 1 > $T/events/probecache/hit/enable
 $APP 3 hello > /tmp/pc50.out
 echo 0 > $T/events/probecache/hit/enable
 check_eq "fixture ran 3 rounds" "total=" "$(tail -n 1 /tmp/pc50.out | cut -c1-6)"
-for p in work work_ret__return pair sum; do
+for p in work work_ret__return pair sum chain; do
 	check_eq "dwapp:$p: 3 hits" 3 "$(cat $S/dwapp:$p/hits)"
 done
 
@@ -48,7 +51,8 @@ sed -n 's/^dw_work .* ret=\([-0-9]*\)$/ret=\1/p' /tmp/pc50.out > /tmp/pc50.ret
 sed -n 's/^dw_pair x=\([-0-9]*\) y=\([-0-9]*\) .*/x=\1 y=\2/p' /tmp/pc50.out > /tmp/pc50.pair
 sed -n 's/^dw_sum v0=\([-0-9]*\) v1=\([-0-9]*\) v2=\([-0-9]*\) n=\([0-9]*\) .*/v0=\1 v1=\2 v2=\3 n=\4 t1=\2/p' \
 	/tmp/pc50.out > /tmp/pc50.sum
-for p in work ret pair sum; do
+sed -n 's/^dw_chain_first s=\([-0-9]*\)$/s=\1/p' /tmp/pc50.out > /tmp/pc50.chain
+for p in work ret pair sum chain; do
 	ev=$p
 	[ $p = ret ] && ev=work_ret__return
 	grep " dwapp:$ev pid=" $T/trace | sed 's/.* ip=0x[0-9a-f]* //' > /tmp/pc50.got.$p
