@@ -121,16 +121,18 @@ printf 'probecache-cache 9\n' > "$twin"
 check "unknown format version is reported" sh -c "'$PC_BIN' list 2>&1 | grep -q 'format version 1'"
 cp "$T/twin.save" "$twin"
 
-# ---- a cached record the module's parser refuses ----
-bad_bid=00000000deadbeef
-mkdir -p "$T/cache/00"
-printf '%s\n' 'probecache-cache 1' "build-id $bad_bid" "path $T/tree/rs_twin" \
+# ---- a cached record the module's parser refuses (for a live binary) ----
+tru=$(readlink -f /usr/bin/true)
+bad_bid=$(bid "$tru")
+bad_file=$T/cache/${bad_bid:0:2}/${bad_bid:2}.probes
+mkdir -p "$T/cache/${bad_bid:0:2}"
+printf '%s\n' 'probecache-cache 1' "build-id $bad_bid" "path $tru" \
 	'probe sdt sdt_bad ev p 0x1000 0x0' 'spec bad:ev' 'args arg1=%zz:u64' 'uprobe ' 'end' \
-	> "$T/cache/00/000000deadbeef.probes"
+	> "$bad_file"
 out=$(pc list --format=record 'sdt_bad:*' 2>&1); r=$?
 check_eq "list --format=record of an invalid cached record exits 1" 1 "$r"
 check "the invalid record is named with the parser's column and field" \
-	grep -q "sdt_bad:ev ($T/tree/rs_twin): cached record is invalid: col [0-9]*: arg1: " <<< "$out"
+	grep -q "sdt_bad:ev ($tru): cached record is invalid: col [0-9]*: arg1: " <<< "$out"
 check "list --json shows it with record null" sh -c \
 	"'$PC_BIN' list --json 'sdt_bad:*' 2>/dev/null | python3 -c 'import json,sys; \
 assert json.load(sys.stdin)[\"binaries\"][0][\"probes\"][0][\"record\"] is None'"
@@ -138,8 +140,8 @@ mkdir -p "$T/sys0" && : > "$T/sys0/control"
 out=$(PROBECACHE_SYSFS=$T/sys0 "$PC_BIN" arm 'sdt_bad:*' 2>&1); r=$?
 check_eq "arm of an invalid cached record exits 1" 1 "$r"
 check "arm names it and sends nothing" sh -c \
-	"echo '$out' | grep -q 'sdt_bad:ev ($T/tree/rs_twin): invalid record: col' && test ! -s '$T/sys0/control'"
-rm -rf "$T/cache/00"
+	"echo '$out' | grep -q 'sdt_bad:ev ($tru): invalid record: col' && test ! -s '$T/sys0/control'"
+rm -f "$bad_file"
 
 # ---- del / clear ----
 check_eq "del of nothing matching exits 1 and changes nothing" 1 "$(rc pc del 'nosuch:*')"
