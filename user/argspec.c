@@ -367,8 +367,12 @@ static int a64_mem_second(const char **p, struct pc_argspec *a, const char **why
 	uint64_t k = 0;
 
 	if (**p == 'x' || **p == 'w') {
-		if (a64_reg(p, &a->index, &bytes, why) || a->index == 31)
+		if (a64_reg(p, &a->index, &bytes, why))
 			return -EINVAL;
+		if (a->index == 31) {
+			*why = "sp cannot be an index";
+			return -EINVAL;
+		}
 		skip_blanks(p);
 		if (**p == ',') {
 			(*p)++;
