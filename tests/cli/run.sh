@@ -88,6 +88,22 @@ if command -v perf >/dev/null; then
 		diff "$T/perf.txt" "$T/ours.txt"
 fi
 
+# one SDT name at several locations: NAME, NAME_1, ... (perf's names); the
+# name selects them all, NAME_N one
+PG=/usr/lib/postgresql/15/bin/postgres
+if [ -x "$PG" ]; then
+	pc scan "$PG" >/dev/null
+	check_eq "postgres lwlock__wait__start: 3 locations, perf's names" \
+		"lwlock__wait__start lwlock__wait__start_1 lwlock__wait__start_2" \
+		"$(pc list -f record sdt_postgresql:lwlock__wait__start | sed 's|^p:sdt_postgresql/\([^ ]*\) .*|\1|' | xargs)"
+	check_eq "NAME_N selects one location" 1 \
+		"$(pc list -f uprobe sdt_postgresql:lwlock__wait__start_2 | wc -l)"
+	check_eq "postgres: 71 cached events" 71 "$(pc list "@$PG" | grep -c =)"
+	pc del "@$PG" >/dev/null
+else
+	diag "skip: $PG not installed (scripts/setup.sh installs postgresql-15)"
+fi
+
 # ---- patterns ----
 check_eq "bare EVENT glob matches in any group" "sdt_rs:tick=tick" \
 	"$(pc list tick | grep =)"
