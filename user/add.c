@@ -248,12 +248,22 @@ static int parse_add_opts(int argc, char **argv, struct add_opts *o)
 
 	while ((c = getopt_long(argc, argv, "+x:Dfh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'x': o->bin = optarg; break;
-		case 'D': o->define = true; break;
-		case 'f': o->force = true; break;
-		case 'A': o->arm = true; break;
-		case 'h': return 1;
-		default: return pc_usage("add");
+		case 'x':
+			o->bin = optarg;
+			break;
+		case 'D':
+			o->define = true;
+			break;
+		case 'f':
+			o->force = true;
+			break;
+		case 'A':
+			o->arm = true;
+			break;
+		case 'h':
+			return 1;
+		default:
+			return pc_usage("add");
 		}
 	}
 	if (optind >= argc) {

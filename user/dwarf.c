@@ -734,11 +734,11 @@ static int var_cb(Dwarf_Die *d, void *data)
 {
 	struct var_search *vs = data;
 	Dwarf_Attribute a;
-	const char *n;
+	const char *n = dwarf_diename(d);
 	int tag = dwarf_tag(d);
 
 	if ((tag == DW_TAG_formal_parameter || tag == DW_TAG_variable) &&
-	    (n = dwarf_diename(d)) && !strcmp(n, vs->name) &&
+	    n && !strcmp(n, vs->name) &&
 	    (dwarf_attr(d, DW_AT_external, &a) || dwarf_attr(d, DW_AT_location, &a) ||
 	     dwarf_attr(d, DW_AT_const_value, &a)))
 		return CB_END;
@@ -978,7 +978,9 @@ static int build_args(struct dw_ctx *c, Dwarf_Die *sc, Dwarf_Die *sp, Dwarf_Addr
 
 		if (a->kind != PC_PP_PARAMS && a->kind != PC_PP_VARS) {
 			ret = one_arg(c, a, sc, sp, addr, b, &w);
-			if (ret && (ret = arg_failed(c, ev, addr, a->var, &w, dropped, ret)))
+			if (ret)
+				ret = arg_failed(c, ev, addr, a->var, &w, dropped, ret);
+			if (ret)
 				return ret;
 			continue;
 		}
@@ -987,7 +989,9 @@ static int build_args(struct dw_ctx *c, Dwarf_Die *sc, Dwarf_Die *sp, Dwarf_Addr
 			struct pc_pp_arg v = { .kind = PC_PP_VAR, .var = (char *)e.names[j] };
 
 			ret = one_arg(c, &v, sc, sp, addr, b, &w);
-			if (ret && (ret = arg_failed(c, ev, addr, v.var, &w, dropped, ret)))
+			if (ret)
+				ret = arg_failed(c, ev, addr, v.var, &w, dropped, ret);
+			if (ret)
 				return ret;
 		}
 	}
