@@ -231,6 +231,33 @@ static int x86_disp(const char **p, struct pc_argspec *a, const char **why)
 	return 0;
 }
 
+/* "%index[,scale]" after the first ',' of a SIB operand. */
+static int x86_index(const char **p, struct pc_argspec *a, unsigned int want, uint64_t *sc,
+		     const char **why)
+{
+	const struct x86_reg *r;
+
+	if (x86_reg(p, a->machine, false, &r, why))
+		return -EINVAL;
+	if (r->bytes != want || r->hi8) {
+		*why = "address register must be full width";
+		return -EOPNOTSUPP;
+	}
+	if (r->reg == 7 || a->base == PC_AS_X86_IP) {
+		*why = r->reg == 7 ? "%rsp cannot be an index" : "%rip cannot take an index";
+		return -EINVAL;
+	}
+	a->index = r->reg;
+	if (**p == ',') {
+		(*p)++;
+		if (parse_uint(p, sc) || (*sc != 1 && *sc != 2 && *sc != 4 && *sc != 8)) {
+			*why = "scale must be 1, 2, 4 or 8";
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* "(%base[,%index[,scale]])" or "(,%index[,scale])" at *p. */
 static int x86_sib(const char **p, struct pc_argspec *a, const char **why)
 {
@@ -238,6 +265,7 @@ static int x86_sib(const char **p, struct pc_argspec *a, const char **why)
 	const char *s = *p + 1;
 	uint64_t sc = 1;
 	unsigned int want = a->machine == PC_ARGSPEC_I386 ? 4 : 8;
+	int ret;
 
 	if (*s == '%') {
 		if (x86_reg(&s, a->machine, true, &r, why))
@@ -248,22 +276,9 @@ static int x86_sib(const char **p, struct pc_argspec *a, const char **why)
 	}
 	if (*s == ',') {
 		s++;
-		if (x86_reg(&s, a->machine, false, &r, why))
-			return -EINVAL;
-		if (r->bytes != want || r->hi8)
-			goto width;
-		if (r->reg == 7 || a->base == PC_AS_X86_IP) {
-			*why = r->reg == 7 ? "%rsp cannot be an index" : "%rip cannot take an index";
-			return -EINVAL;
-		}
-		a->index = r->reg;
-		if (*s == ',') {
-			s++;
-			if (parse_uint(&s, &sc) || (sc != 1 && sc != 2 && sc != 4 && sc != 8)) {
-				*why = "scale must be 1, 2, 4 or 8";
-				return -EINVAL;
-			}
-		}
+		ret = x86_index(&s, a, want, &sc, why);
+		if (ret)
+			return ret;
 	}
 	if (*s != ')' || s[1] || (a->base == PC_AS_NOREG && a->index == PC_AS_NOREG)) {
 		*why = "malformed (base,index,scale)";
@@ -275,6 +290,21 @@ static int x86_sib(const char **p, struct pc_argspec *a, const char **why)
 width:
 	*why = "address register must be full width";
 	return -EOPNOTSUPP;
+}
+
+/* "$N": a constant. "$sym" (an address) has no fixed value in a PIE. */
+static int x86_imm(const char *s, struct pc_argspec *a, const char **why)
+{
+	a->kind = PC_AS_IMM;
+	if (sym_start(*s)) {
+		*why = "symbol address immediates are not supported";
+		return -EOPNOTSUPP;
+	}
+	if (parse_int(&s, &a->imm) || *s) {
+		*why = "bad immediate";
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int parse_x86(const char *s, struct pc_argspec *a, const char **why)
@@ -300,19 +330,8 @@ static int parse_x86(const char *s, struct pc_argspec *a, const char **why)
 		a->hi8 = r->hi8;
 		return 0;
 	}
-	if (*s == '$') {
-		s++;
-		a->kind = PC_AS_IMM;
-		if (sym_start(*s)) {
-			*why = "symbol address immediates are not supported";
-			return -EOPNOTSUPP;
-		}
-		if (parse_int(&s, &a->imm) || *s) {
-			*why = "bad immediate";
-			return -EINVAL;
-		}
-		return 0;
-	}
+	if (*s == '$')
+		return x86_imm(s + 1, a, why);
 	a->kind = PC_AS_MEM;
 	ret = x86_disp(&s, a, why);
 	if (ret)

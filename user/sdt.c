@@ -422,35 +422,46 @@ static int add_note(struct sdt_elf *e, const struct pc_note *raw, unsigned int i
 	return 0;
 }
 
-static int read_notes(struct sdt_elf *e, struct pc_sdt_file *out)
+/* .stapsdt.base address, and the raw .note.stapsdt bytes (*d NULL: none). */
+static int notes_data(struct sdt_elf *e, Elf_Data **d, GElf_Shdr *sh)
 {
-	GElf_Shdr sh;
 	Elf_Scn *scn;
-	Elf_Data *d;
-	struct pc_note n;
-	size_t pos = 0;
-	unsigned int idx = 0;
-	const char *why = "";
 	size_t shstrndx;
-	int ret;
 
+	*d = NULL;
 	/* A file cut short loses its section headers: say so rather than "no notes". */
 	if (elf_getshdrstrndx(e->elf, &shstrndx)) {
 		pc_err("%s: section headers unreadable: %s", e->path, elf_errmsg(-1));
 		return -ENOEXEC;
 	}
-	if (section_named(e, SDT_BASE_SCN, &sh)) {
+	if (section_named(e, SDT_BASE_SCN, sh)) {
 		e->have_base = true;
-		e->base_addr = sh.sh_addr;
+		e->base_addr = sh->sh_addr;
 	}
-	scn = section_named(e, SDT_NOTE_SCN, &sh);
-	if (!scn || sh.sh_type != SHT_NOTE)
+	scn = section_named(e, SDT_NOTE_SCN, sh);
+	if (!scn || sh->sh_type != SHT_NOTE)
 		return 0;
-	d = elf_rawdata(scn, NULL);
-	if (!d || !d->d_buf) {
+	*d = elf_rawdata(scn, NULL);
+	if (!*d || !(*d)->d_buf) {
 		pc_err("%s: cannot read " SDT_NOTE_SCN ": %s", e->path, elf_errmsg(-1));
 		return -ENOEXEC;
 	}
+	return 0;
+}
+
+static int read_notes(struct sdt_elf *e, struct pc_sdt_file *out)
+{
+	GElf_Shdr sh;
+	Elf_Data *d;
+	struct pc_note n;
+	size_t pos = 0;
+	unsigned int idx = 0;
+	const char *why = "";
+	int ret;
+
+	ret = notes_data(e, &d, &sh);
+	if (ret || !d)
+		return ret;
 	while ((ret = pc_note_next(d->d_buf, d->d_size, &pos, sh.sh_addralign == 8 ? 8 : 4,
 				   e->be, &n, &why)) == 1) {
 		if (!pc_note_is(&n, "stapsdt"))
