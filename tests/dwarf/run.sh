@@ -29,8 +29,8 @@ unset DEBUGINFOD_URLS	# no network unless the debuginfod case sets it
 export PROBECACHE_DIR=$tmp/cache
 
 make -s -C "$top/user" >/dev/null 2>"$tmp/make.log" &&
-	make -s -C "$top/tests/fixtures" "$FX/dw_app" "$FX/dw_app_O0" "$FX/dw_app_pie_no" \
-		"$FX/dw_lib.so" "$FX/dw_app_stripped" "$FX/dw_app.debug" >/dev/null 2>>"$tmp/make.log"
+	make -s -C "$top/tests/fixtures" build/dw_app build/dw_app_O0 build/dw_app_pie_no \
+		build/dw_lib.so build/dw_app_stripped build/dw_app.debug >/dev/null 2>>"$tmp/make.log"
 if [ ! -x "$CLI" ] || [ ! -e "$FX/dw_app_stripped" ]; then
 	not_ok "build the CLI and the dw_app fixtures"
 	sed 's/^/#   /' "$tmp/make.log" | head -n 30
