@@ -30,7 +30,7 @@ export PROBECACHE_DIR=$tmp/cache
 
 make -s -C "$top/user" >/dev/null 2>"$tmp/make.log" &&
 	make -s -C "$top/tests/fixtures" build/dw_app build/dw_app_O0 build/dw_app_pie_no \
-		build/dw_lib.so build/dw_app_stripped build/dw_app.debug >/dev/null 2>>"$tmp/make.log"
+		build/dw_lib.so build/dw_app_stripped build/dw_app.debug build/dw_clone >/dev/null 2>>"$tmp/make.log"
 if [ ! -x "$CLI" ] || [ ! -e "$FX/dw_app_stripped" ]; then
 	not_ok "build the CLI and the dw_app fixtures"
 	sed 's/^/#   /' "$tmp/make.log" | head -n 30
@@ -84,6 +84,10 @@ eq|dw_app_pie_no|dw_pair%return \$retval
 eq|dw_lib.so|dw_work n it->name:string
 ours|dw_app_stripped|dw_work n it->name:string
 ours|dw_app|dw_chain depth
+eq|dw_clone|clone_work a b s p->x p->next->y
+eq|dw_clone|clone_work \$params
+eq|dw_clone|clone_inl
+ours|dw_clone|clone_work%return \$retval
 eq|dw_app|dw_work%return \$retval
 none|dw_app_O0|dw_work it->bits
 none|dw_app|dw_work:5 acc
@@ -97,6 +101,7 @@ none|dw_app|dw_work nosuch
 none|dw_app|nosuch_fn
 none|dw_app|nosuch.c:3
 differ|dw_app|dw_work;acc* acc i|perf reads i=+0(%ax) from a computed value (breg0 breg4 breg15 mul minus stack_value)
+differ|dw_clone|clone_inl q|q is rbx+rax (breg3 breg0 plus stack_value); perf reads memory at rbx
 differ|dw_app|dw_work;zzz*|the pattern matches no line; perf probes the function entry instead
 differ|dw_app_O0|dw_work dw_total dw_calls|perf prints @SYMBOL+0, which uprobe_events rejects; we give @+FILEOFF
 differ|dw_app|dw_work dw_table[1]|perf prints @SYMBOL+4, which uprobe_events rejects; we give @+FILEOFF
