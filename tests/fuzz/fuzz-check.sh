@@ -1,7 +1,8 @@
 #!/bin/sh
 # fuzz-check.sh TARGET...: run each libFuzzer TARGET for $FUZZ_SECONDS on a
 # temporary copy of seeds/TARGET-without-fuzz_/ (seeds/ itself is never
-# written), print one TAP line per target, exit non-zero if any crashed.
+# written), with TARGET.dict as dictionary if there is one; print one TAP
+# line per target and exit non-zero if any crashed.
 # On a crash the run's log and the crashing input are kept and named.
 cd "$(dirname "$0")" || exit 1
 . ../lib/tap.sh
@@ -16,7 +17,9 @@ for t in "$@"; do
 	else
 		diag "$t: no seeds/$name, starting from an empty corpus"
 	fi
-	"./$t" -max_total_time="$secs" -timeout=10 -print_final_stats=1 \
+	dict=
+	[ -f "$t.dict" ] && dict=-dict=$t.dict
+	"./$t" -max_total_time="$secs" -timeout=10 -print_final_stats=1 $dict \
 		-artifact_prefix="$work/crash/" "$work/corpus" >"$work/log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/log" | tail -n 1)
