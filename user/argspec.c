@@ -216,7 +216,7 @@ static int x86_disp(const char **p, struct pc_argspec *a, const char **why)
 			(*p)++;
 		} else if (!first) {
 			if (**p == '@') {
-				*why = "relocation operators (@GOTPCREL, @PLT, ...) are not supported";
+				*why = "relocation operators (@GOTPCREL, ...) are not supported";
 				return -EOPNOTSUPP;
 			}
 			*why = "unexpected character in displacement";

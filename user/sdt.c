@@ -227,7 +227,7 @@ static int sym_scan(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, const char *nam
 			*global = true;
 			return 0;
 		}
-		/* Two different static objects of one name: which one the probe meant is unknown. */
+		/* Two static objects of one name: which one the probe meant is unknown. */
 		if (*nlocal && *val != s.st_value)
 			return -EEXIST;
 		*val = s.st_value;
@@ -308,7 +308,7 @@ static int one_arg(const char *spec, unsigned int idx, void *priv)
 	if (!ret)
 		ret = pc_argspec_record(&a, w->ctx, out, sizeof(out), &why);
 	if (ret) {
-		pc_warn("%s: sdt_%s:%s: arg%u '%s': %s", w->e->path, w->note->provider,
+		pc_warn("%s: %s:%s: arg%u '%s': %s", w->e->path, w->note->provider,
 			w->note->name, idx + 1, spec, why);
 		w->note->nwarn++;
 		return 0;
@@ -330,7 +330,7 @@ static int translate_args(struct sdt_elf *e, struct pc_sdt_note *n)
 
 	ret = pc_argspec_split(n->argstr, one_arg, &w);
 	if (ret == -E2BIG) {
-		pc_warn("%s: sdt_%s:%s: an arg spec is longer than 256 bytes: args left out",
+		pc_warn("%s: %s:%s: an arg spec is longer than 256 bytes: args left out",
 			e->path, n->provider, n->name);
 		n->nwarn++;
 		ret = 0;
@@ -341,7 +341,7 @@ static int translate_args(struct sdt_elf *e, struct pc_sdt_note *n)
 		return ret ? ret : -ENOMEM;
 	ret = pc_argspec_perf(n->argstr, e->eh.e_machine, n->uprobe_args, plen);
 	if (ret == -EINVAL || ret == -E2BIG)
-		pc_warn("%s: sdt_%s:%s: perf would refuse this note's args; uprobe form left empty",
+		pc_warn("%s: %s:%s: perf would refuse this note's args; uprobe form left empty",
 			e->path, n->provider, n->name);
 	if (ret)
 		n->uprobe_args[0] = '\0';
@@ -362,13 +362,15 @@ static int note_offsets(struct sdt_elf *e, const struct pc_sdtnote *r, struct pc
 			sem = (sem + e->base_addr - r->base) & mask;
 	}
 	if (vaddr_off(e, pc, false, &n->pc_off)) {
-		pc_warn("%s: sdt_%s:%s: probe address 0x%" PRIx64 " is in no PT_LOAD file range: note skipped",
+		pc_warn("%s: %s:%s: probe address 0x%" PRIx64
+			" is in no PT_LOAD file range: note skipped",
 			e->path, r->provider, r->name, pc);
 		return -ERANGE;
 	}
 	n->sem_off = 0;
 	if (sem && vaddr_off(e, sem, false, &n->sem_off)) {
-		pc_warn("%s: sdt_%s:%s: semaphore address 0x%" PRIx64 " is in no PT_LOAD file range: note skipped",
+		pc_warn("%s: %s:%s: semaphore address 0x%" PRIx64
+			" is in no PT_LOAD file range: note skipped",
 			e->path, r->provider, r->name, sem);
 		return -ERANGE;
 	}

@@ -283,12 +283,12 @@ check_fixture() {
 	"$dump" -r "$bin" > "$tmp/fx.rec" 2> "$tmp/fx.err"
 	check_eq "$v: $nnotes SDT notes read" "$nnotes" "$(grep -vc '^#' "$tmp/fx.rec")"
 	eval "want=\$warn_$v"
-	got=$(sed -n "s/.*sdt_pcfix:\([a-z0-9]*\): \(arg[0-9]*\) .*/\1:\2/p" "$tmp/fx.err" | sort | tr '\n' ' ')
+	got=$(sed -n "s/.*pcfix:\([a-z0-9]*\): \(arg[0-9]*\) .*/\1:\2/p" "$tmp/fx.err" | sort | tr '\n' ' ')
 	check_eq "$v: exactly the expected per-arg warnings" \
 		"$(printf '%s\n' $want | sort | tr '\n' ' ')" "$got"
-	if [ -n "$(grep -v 'sdt_pcfix:[a-z0-9]*: arg[0-9]* ' "$tmp/fx.err")" ]; then
+	if [ -n "$(grep -v 'pcfix:[a-z0-9]*: arg[0-9]* ' "$tmp/fx.err")" ]; then
 		not_ok "$v: no other messages"
-		grep -v 'sdt_pcfix:[a-z0-9]*: arg[0-9]* ' "$tmp/fx.err" | sed 's/^/#   /' | head -n 5
+		grep -v 'pcfix:[a-z0-9]*: arg[0-9]* ' "$tmp/fx.err" | sed 's/^/#   /' | head -n 5
 	fi
 	"expect_$arch" "$bin" > "$tmp/fx.want"
 	rec_lines "$tmp/fx.rec" > "$tmp/fx.got"

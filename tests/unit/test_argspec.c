@@ -208,8 +208,8 @@ static void perf_strings(void)
 		{ X64, "8@%rdi 16@%rsi", "", -EINVAL },
 		{ X64, "8@%rdi -9@%rsi", "", -EINVAL },
 		{ A64, "8@[x1, 8] -4@x2", " arg3=%x2:s32", 0 },
-		{ A64, "-4@[sp, 12] -4@[sp, 8] 8@x0", " arg1=+12(%sp):s32 arg2=+8(%sp):s32 arg3=%x0:u64",
-		  0 },
+		{ A64, "-4@[sp, 12] -4@[sp, 8] 8@x0",
+		  " arg1=+12(%sp):s32 arg2=+8(%sp):s32 arg3=%x0:u64", 0 },
 		{ A64, "-4@[sp,", "", 0 },
 	};
 	char buf[256];
@@ -222,7 +222,7 @@ static void perf_strings(void)
 		       buf, ret);
 	}
 	ret = pc_argspec_perf("8@%rdi 8@%rsi", X64, buf, 12);
-	TAP_OK(ret == -ENOSPC && strlen(buf) < 12, "perf args: short buffer -> -ENOSPC, terminated");
+	TAP_OK(ret == -ENOSPC && strlen(buf) < 12, "perf args: short buffer -> -ENOSPC");
 }
 
 static int collect(const char *spec, unsigned int idx, void *priv)

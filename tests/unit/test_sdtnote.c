@@ -318,10 +318,12 @@ static void add_symtab(Elf *e, struct bytes *shstr, int cls, Elf_Scn *strscn)
 			      .st_shndx = 2, .st_value = DATA + 8, .st_size = 4 };
 	/* [3] [4] two static objects named "dup": ambiguous, must not be guessed */
 	for (int i = 3; i < 5; i++) {
-		s64[i] = (Elf64_Sym){ .st_name = 16, .st_info = GELF_ST_INFO(STB_LOCAL, STT_OBJECT),
-				      .st_shndx = 2, .st_value = DATA + 0x20 + 8 * i, .st_size = 8 };
-		s32[i] = (Elf32_Sym){ .st_name = 16, .st_info = ELF32_ST_INFO(STB_LOCAL, STT_OBJECT),
-				      .st_shndx = 2, .st_value = DATA + 0x20 + 8 * i, .st_size = 8 };
+		uint32_t v = DATA + 0x20 + 8 * i;
+
+		s64[i] = (Elf64_Sym){ .st_name = 16, .st_shndx = 2, .st_value = v, .st_size = 8,
+				      .st_info = GELF_ST_INFO(STB_LOCAL, STT_OBJECT) };
+		s32[i] = (Elf32_Sym){ .st_name = 16, .st_shndx = 2, .st_value = v, .st_size = 8,
+				      .st_info = ELF32_ST_INFO(STB_LOCAL, STT_OBJECT) };
 	}
 	if (cls == ELFCLASS64)
 		scn = add_scn(e, shstr, ".symtab", SHT_SYMTAB, 0, 0, s64, sizeof(s64), ELF_T_SYM);
@@ -462,9 +464,11 @@ static void files(void)
 		"-4@%edi 8@bss_sym(%rip) -4@twin.0+4(%rip) 8@nosuch(%rip) 8@dup(%rip)",
 		"arg1=%%di:s32 arg2=@+0x%llx:u64 arg3=@+0x%llx:s32", 2 };
 	static const struct elfspec x32 = { ELFCLASS32, false, EM_386,
-		"-4@%eax 4@bss_sym 2@-2(%ebp)", "arg1=%%ax:s32 arg2=@+0x%llx:u32 arg3=-2(%%bp):u16", 0 };
+		"-4@%eax 4@bss_sym 2@-2(%ebp)",
+		"arg1=%%ax:s32 arg2=@+0x%llx:u32 arg3=-2(%%bp):u16", 0 };
 	static const struct elfspec a64be = { ELFCLASS64, true, EM_AARCH64,
-		"-4@x0 8@[x1, 8] -4@[sp, 12]", "arg1=%%x0:s32 arg2=+8(%%x1):u64 arg3=+12(%%sp):s32", 0 };
+		"-4@x0 8@[x1, 8] -4@[sp, 12]",
+		"arg1=%%x0:s32 arg2=+8(%%x1):u64 arg3=+12(%%sp):s32", 0 };
 	struct pc_sdt_file f;
 	int ret;
 
