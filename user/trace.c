@@ -33,9 +33,11 @@ struct tracer {
 	char inst[512];		/* instance directory */
 	char namefield[64];	/* string field of hit that holds GROUP:EVENT */
 	char pidfield[64];	/* thread-group field, else common_pid */
-	pid_t pid;		/* 0: everyone */
+	pid_t pid;		/* filter: 0 everyone */
+	pid_t arm_pid;		/* pid= of the records trace arms (-p only, see spawn) */
 	pid_t child;		/* -- CMD */
 	int go_fd;		/* write end: lets the child exec */
+	char child_comm[16];	/* what exec makes the child's comm */
 	struct armed_names { int n; char **v; } armed, want;
 };
 
@@ -185,11 +187,35 @@ static void stop_instance(struct tracer *t)
 		pc_warn("trace: %s: %s (remove it by hand)", t->inst, strerror(errno));
 }
 
+/*
+ * ftrace prints "<...>" for a task whose comm it has not recorded yet, as
+ * for a command that exec'd, hit and exited between two context switches.
+ */
+static char *comm_of(const struct tracer *t, pid_t pid, char *buf, size_t len, char *dflt)
+{
+	char p[64];
+	FILE *f;
+
+	if (pid == t->pid && t->child_comm[0]) {
+		snprintf(buf, len, "%s", t->child_comm);
+		return buf;
+	}
+	snprintf(p, sizeof(p), "/proc/%d/comm", (int)pid);
+	f = fopen(p, "r");
+	if (!f)
+		return dflt;
+	if (!fgets(buf, len, f))
+		snprintf(buf, len, "%s", dflt);
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
 /* "  comm-pid  [cpu] flags  ts: hit: PAYLOAD" -> perf-script-like line. */
 static void print_hit(const struct tracer *t, char *line)
 {
 	char *cpu = strstr(line, " ["), *ts, *colon, *payload, *tok, *save = NULL;
-	char *event = NULL, *dash, rest[4096] = "";
+	char *event = NULL, *dash, rest[4096] = "", comm[32];
 	size_t used = 0, nl = strlen(t->namefield);
 
 	if (!cpu || !(colon = strstr(cpu, ": ")) || !(payload = strstr(colon + 2, ": ")))
@@ -208,6 +234,7 @@ static void print_hit(const struct tracer *t, char *line)
 	if (!dash)
 		return;
 	*dash = '\0';
+	dash[1 + strcspn(dash + 1, " ")] = '\0';	/* pid is padded to a column */
 	for (tok = strtok_r(payload + 2, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
 		if (nl && !strncmp(tok, t->namefield, nl) && tok[nl] == '=')
 			event = tok + nl + 1;
@@ -218,6 +245,8 @@ static void print_hit(const struct tracer *t, char *line)
 	}
 	if (!event || (t->want.n && !names_has(&t->want, event)))
 		return;
+	if (!strcmp(line, "<...>"))
+		line = comm_of(t, atoi(dash + 1), comm, sizeof(comm), line);
 	printf("%16s %7s [%s] %s: %s%s\n", line, dash + 1, cpu + 2, ts, event, rest);
 	fflush(stdout);
 }
@@ -331,7 +360,8 @@ static int collect_wanted(struct tracer *t, char *const *pats, int npats)
 
 static int arm_patterns(struct tracer *t, char *const *pats, int npats)
 {
-	struct pc_arm_opts opts = { .pid = t->pid, .armed = on_armed, .ctx = &t->armed };
+	struct pc_arm_opts opts = { .pid = t->arm_pid, .quiet = true, .armed = on_armed,
+				    .ctx = &t->armed };
 	struct pc_arm_result r = { 0 };
 	int ret;
 
@@ -376,7 +406,13 @@ static int spawn(struct tracer *t, char **cmd, const sigset_t *old)
 	}
 	close(go[0]);
 	t->go_fd = go[1];
+	/*
+	 * Filter on the child, but arm for everyone: a record's pid= binds the
+	 * probe to the address space the process has now, which exec replaces.
+	 */
 	t->pid = t->child;
+	snprintf(t->child_comm, sizeof(t->child_comm), "%s",
+		 strrchr(cmd[0], '/') ? strrchr(cmd[0], '/') + 1 : cmd[0]);
 	return 0;
 }
 
@@ -389,16 +425,37 @@ static void release_child(struct tracer *t)
 	t->go_fd = -1;
 }
 
-static void cleanup(struct tracer *t)
+/* pc_disarm reports on stdout, which carries only hits here: silence it. */
+static int disarm_quietly(struct tracer *t)
 {
 	struct pc_arm_result r = { 0 };
+	int saved, null, ret;
+
+	fflush(stdout);
+	saved = dup(STDOUT_FILENO);
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (saved >= 0 && null >= 0)
+		dup2(null, STDOUT_FILENO);
+	ret = pc_disarm(t->armed.v, t->armed.n, &r);
+	fflush(stdout);
+	if (saved >= 0 && null >= 0)
+		dup2(saved, STDOUT_FILENO);
+	if (saved >= 0)
+		close(saved);
+	if (null >= 0)
+		close(null);
+	return ret;
+}
+
+static void cleanup(struct tracer *t)
+{
 
 	if (t->go_fd >= 0)
 		close(t->go_fd);	/* the held child exits without running */
 	if (t->child > 0)
 		waitpid(t->child, NULL, 0);
 	stop_instance(t);
-	if (t->armed.n && pc_disarm(t->armed.v, t->armed.n, &r))
+	if (t->armed.n && disarm_quietly(t))
 		pc_warn("trace: some probes this run armed could not be disarmed");
 	names_free(&t->armed);
 	names_free(&t->want);
@@ -460,7 +517,7 @@ int cmd_trace(int argc, char **argv)
 			return trace_help(), 0;
 		if (opt != 'p')
 			return pc_usage("trace");
-		t.pid = strtol(optarg, &end, 10);
+		t.pid = t.arm_pid = strtol(optarg, &end, 10);
 		if (*end || t.pid <= 0)
 			return pc_err("trace: -p '%s': not a process id", optarg), pc_usage("trace");
 	}
