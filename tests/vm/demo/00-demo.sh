@@ -4,7 +4,7 @@
 . /pc/lib.sh
 export PROBECACHE_DIR=/tmp/demo-cache
 LIB=/usr/lib/x86_64-linux-gnu/libstdc++.so.6
-app=/tmp/app/rs_ver
+app=/tmp/demo-app/rs_ver
 fail=0
 
 say() { printf '\n### %s\n' "$*"; }
@@ -13,7 +13,7 @@ need() { "$@" || { fail=1; echo "!!! failed: $*"; }; }
 
 say "1. load the module and scan real binaries (metadata only, keyed by build-id)"
 need pc_load
-mkdir -p /tmp/app && cp /pc/fixtures/rs_ver_v1 $app
+mkdir -p /tmp/demo-app && cp /pc/fixtures/rs_ver_v1 $app
 run probecache-resolve scan $LIB /pc/fixtures/rs_throw /pc/fixtures/rs_sem $app
 say "2. what the cache knows, perf-style"
 run probecache-resolve list

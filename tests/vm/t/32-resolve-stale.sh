@@ -3,8 +3,8 @@
 # both versions cached (clash B) arm picks the one the file has now and says so.
 . /pc/lib.sh
 export PROBECACHE_DIR=/tmp/pc32
-app=/tmp/app/rs_ver
-mkdir -p /tmp/app
+app=/tmp/rs32/rs_ver
+mkdir -p /tmp/rs32
 
 pc_load || { not_ok "insmod probecache.ko"; tap_done; exit 1; }
 cp /pc/fixtures/rs_ver_v1 $app
