@@ -569,7 +569,7 @@ static int mem_fileoff(const struct pc_argspec *a, const struct pc_argctx *ctx,
 		ret = ctx->sym_value(ctx->priv, a->sym, &v);
 		if (ret) {
 			*why = ret == -EEXIST ? "symbol name is ambiguous (several local symbols)" :
-			       "symbol not found in .symtab or .dynsym";
+			       "symbol not in .symtab, .dynsym or the build-id debug file";
 			return ret;
 		}
 	} else if (!ctx->fixed) {

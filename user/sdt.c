@@ -33,6 +33,10 @@ struct sdt_elf {
 	GElf_Phdr *loads;	/* PT_LOAD headers only */
 	bool have_base;
 	uint64_t base_addr;	/* .stapsdt.base sh_addr */
+	const char *build_id;	/* hex, "" if none */
+	bool debug_tried;	/* the build-id debug file, opened on first need */
+	int debug_fd;
+	Elf *debug;
 };
 
 /* Header tables past the end of the file: libelf would just see none of them. */
@@ -81,6 +85,10 @@ static int elf_open(const char *path, struct sdt_elf *e, int *fd)
 
 static void elf_close(struct sdt_elf *e, int fd)
 {
+	if (e->debug)
+		elf_end(e->debug);
+	if (e->debug_fd > 0)
+		close(e->debug_fd);
 	free(e->loads);
 	if (e->elf)
 		elf_end(e->elf);
@@ -203,10 +211,6 @@ int pc_read_build_id(const char *path, char hex[41])
 }
 
 /* Symbol lookup over .symtab and .dynsym for rip-relative and absolute operands. */
-struct sym_ctx {
-	struct sdt_elf *e;
-};
-
 static int sym_scan(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, const char *name,
 		    uint64_t *val, int *nlocal, bool *global)
 {
@@ -236,30 +240,64 @@ static int sym_scan(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, const char *nam
 	return 0;
 }
 
-static int sym_value(void *priv, const char *name, uint64_t *value)
+static int sym_in(Elf *elf, const char *name, uint64_t *value)
 {
-	struct sym_ctx *c = priv;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	int nlocal = 0, ret;
 	bool global = false;
 
-	while ((scn = elf_nextscn(c->e->elf, scn))) {
+	while ((scn = elf_nextscn(elf, scn))) {
 		if (!gelf_getshdr(scn, &sh) ||
 		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
 			continue;
-		ret = sym_scan(c->e->elf, scn, &sh, name, value, &nlocal, &global);
+		ret = sym_scan(elf, scn, &sh, name, value, &nlocal, &global);
 		if (ret || global)
 			return ret;
 	}
 	return nlocal ? 0 : -ENOENT;
 }
 
+/*
+ * Stripped binaries keep .symtab in a separate debug file, found by build-id
+ * under $PROBECACHE_DEBUG_ROOT (default /usr/lib/debug), as Debian's -dbgsym
+ * packages install it. Its symbols have the binary's link-time addresses.
+ */
+static Elf *debug_elf(struct sdt_elf *e)
+{
+	const char *root = getenv("PROBECACHE_DEBUG_ROOT");
+	char path[4096];
+
+	if (e->debug_tried || strlen(e->build_id) < 4)
+		return e->debug;
+	e->debug_tried = true;
+	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", root && *root ? root :
+		 "/usr/lib/debug", e->build_id, e->build_id + 2);
+	e->debug_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (e->debug_fd < 0)
+		return NULL;
+	e->debug = elf_begin(e->debug_fd, ELF_C_READ_MMAP, NULL);
+	if (e->debug && elf_kind(e->debug) != ELF_K_ELF) {
+		elf_end(e->debug);
+		e->debug = NULL;
+	}
+	pc_info("%s: symbols also from %s", e->path, path);
+	return e->debug;
+}
+
+static int sym_value(void *priv, const char *name, uint64_t *value)
+{
+	struct sdt_elf *e = priv;
+	int ret = sym_in(e->elf, name, value);
+
+	if (ret == -ENOENT && debug_elf(e))
+		ret = sym_in(e->debug, name, value);
+	return ret;
+}
+
 static int arg_vaddr_off(void *priv, uint64_t vaddr, uint64_t *off)
 {
-	struct sym_ctx *c = priv;
-
-	return vaddr_off(c->e, vaddr, true, off);
+	return vaddr_off(priv, vaddr, true, off);
 }
 
 /* Growable string for the per-note arg lists. */
@@ -319,9 +357,8 @@ static int one_arg(const char *spec, unsigned int idx, void *priv)
 
 static int translate_args(struct sdt_elf *e, struct pc_sdt_note *n)
 {
-	struct sym_ctx sc = { e };
 	const struct pc_argctx ctx = {
-		.sym_value = sym_value, .vaddr_to_off = arg_vaddr_off, .priv = &sc,
+		.sym_value = sym_value, .vaddr_to_off = arg_vaddr_off, .priv = e,
 		.fixed = e->eh.e_type == ET_EXEC, .wordsize = e->is64 ? 8 : 4,
 	};
 	struct arg_walk w = { e, n, &ctx, { NULL, 0, 0 } };
@@ -495,6 +532,7 @@ int pc_sdt_read(const char *path, struct pc_sdt_file *out)
 		goto out;
 	if (read_build_id(&e, out->build_id))
 		pc_info("%s: no GNU build-id note", path);
+	e.build_id = out->build_id;
 	ret = read_notes(&e, out);
 	if (ret == -ENOMEM)
 		pc_err("%s: out of memory reading SDT notes", path);

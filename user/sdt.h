@@ -45,7 +45,13 @@ struct pc_sdt_file {
 	unsigned int nskipped;		/* malformed notes warned about and left out */
 };
 
-/* Read build-id and SDT notes of @path. Returns 0 or -errno; messages name @path. */
+/*
+ * Read build-id and SDT notes of @path. Returns 0 or -errno; messages name @path.
+ * Symbols of rip-relative/absolute operands come from .symtab/.dynsym, else
+ * from $PROBECACHE_DEBUG_ROOT (default /usr/lib/debug)/.build-id/xx/yyyy.debug.
+ * Malformed notes and untranslatable args are warned about and left out
+ * (nskipped, nwarn); only an unreadable file fails.
+ */
 int pc_sdt_read(const char *path, struct pc_sdt_file *out);
 void pc_sdt_free(struct pc_sdt_file *f);
 

@@ -311,6 +311,29 @@ check_fixture() {
 	parity "$v (perf -D)" "$tmp/ours.uprobe" "$tmp/perf.txt"
 }
 
+# Stripped: rip-relative symbols come from the build-id debug file, if any.
+check_stripped() {
+	local bin=$fix/sdt_args s=$tmp/stripped bid dbg want
+	strip -o "$s" "$bin"
+	bid=$("$dump" "$bin" | sed -n 's/^# build-id \([0-9a-f]*\) .*/\1/p')
+	"$dump" -r "$bin" 2> /dev/null | grep -v '^#' | sed 's/^[^ ]* [^ ]*//' > "$tmp/full.rec"
+	PROBECACHE_DEBUG_ROOT=$tmp/nodebug "$dump" -r "$s" 2> "$tmp/strip.err" |
+		grep -v '^#' | sed 's/^[^ ]* [^ ]*//' > "$tmp/strip.rec"
+	# every operand naming a symbol: sym(%rip), sym+N(%rip), N+sym(%rip)
+	want=$(readelf -n "$bin" | sed -n 's/^ *Arguments: //p' | tr ' ' '\n' |
+		grep -Ec '^-?[0-9]*@([0-9]+\+)?[A-Za-z_.][A-Za-z0-9_.]*(\+[0-9]+)?\(%rip\)$')
+	check_eq "stripped sdt_args without debug file: its $want symbol operands warned" "$want" \
+		"$(grep -c "not in .symtab, .dynsym or the build-id debug file" "$tmp/strip.err")"
+	dbg=$tmp/debug/.build-id/${bid:0:2}/${bid:2}.debug
+	mkdir -p "${dbg%/*}"
+	objcopy --only-keep-debug "$bin" "$dbg"
+	PROBECACHE_DEBUG_ROOT=$tmp/debug "$dump" -r "$s" 2> /dev/null | grep -v '^#' |
+		sed 's/^[^ ]* [^ ]*//' > "$tmp/strip.rec"
+	check_eq "stripped sdt_args + build-id debug file: same record args as unstripped" \
+		"$(md5sum < "$tmp/full.rec")" "$(md5sum < "$tmp/strip.rec")"
+}
+check_stripped
+
 check_fixture sdt_args x86_64 17
 check_fixture sdt_args_O0 x86_64 17
 check_fixture sdt_args_clang x86_64 17
