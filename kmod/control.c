@@ -11,6 +11,7 @@
 
 #include "pc.h"
 
+/* Control writes, the probe table and last_error: see pc.h. */
 DEFINE_MUTEX(pc_lock);
 
 static char pc_last_error[PC_WHY_MAX + 128];

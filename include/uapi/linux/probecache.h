@@ -43,6 +43,30 @@
  * A write may carry many lines; each line is applied or rejected whole and
  * processing stops at the first rejected line, whose error is returned by
  * write() and described in last_error as "line L col C: FIELD: WHY".
+ *
+ * Exactly (control is a size-0 binary attribute, so a write() of any length
+ * is accepted and handed to the module in chunks of at most PAGE_SIZE):
+ *  - Lines end at '\n'; the last line of a write() needs none. Empty lines
+ *    are skipped. A line is at most max_line bytes (module parameter,
+ *    default PROBECACHE_LINE_MAX - 1) without its newline, else E2BIG.
+ *  - Only complete lines are consumed. If a chunk ends inside a line, write()
+ *    returns the bytes of the complete lines before it (a short count); a
+ *    writer that resumes after short counts, as it must, resends the rest.
+ *  - If line L is rejected after earlier lines of the same write() were
+ *    applied, those stay applied and write() returns their byte count; the
+ *    writer's next write() starts with line L, which is rejected again and
+ *    makes that write() return -1 with errno set. So write() fails only
+ *    when nothing of its buffer was applied, and the bytes reported written
+ *    are exactly the lines applied.
+ *  - L counts lines from offset 0 of the open file (across those resumed
+ *    writes); C is the 1-based byte column in that line.
+ *  - errno: EINVAL bad syntax or a bad field, E2BIG line too long or too many
+ *    args, ENAMETOOLONG over-long name or path, ENOENT/EACCES/... the path
+ *    cannot be opened, EISDIR directory, ENOEXEC not a usable ELF file or no
+ *    build-id note, ESTALE build-id mismatch, ERANGE OFFSET, REFCTR or
+ *    @+FILEOFF outside the required PT_LOAD, ESRCH no such pid, EEXIST
+ *    GROUP:EVENT exists, ENOSPC max_probes reached, EAGAIN file changed
+ *    while being verified; del of an unknown probe: ENOENT.
  */
 #ifndef _UAPI_LINUX_PROBECACHE_H
 #define _UAPI_LINUX_PROBECACHE_H

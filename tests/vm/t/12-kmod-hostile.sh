@@ -39,7 +39,7 @@ mk notetype $((nb + 8)) '\011\000\000\000'
 mk noteshort $((nb + 4)) '\004\000\000\000'
 
 check "insmod" pc_load
-check "baseline probe" kctl "add p:base/one $B $S:$OFF" EEXIST
+check "baseline probe" kctl "add p:base/one $B $S:$OFF"
 
 n=0
 # hostile DESC EXPECT LINE [ERRNO-TEXT]: LINE must be refused with EXPECT in
