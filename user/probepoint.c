@@ -45,7 +45,7 @@ static bool class_match(const char **pat, char c)
 		neg = true;
 		p++;
 	}
-	do {
+	while (*p && *p != ']') {
 		if (p[1] == '-' && p[2] && p[2] != ']') {
 			hit |= (c >= p[0] && c <= p[2]);
 			p += 3;
@@ -53,13 +53,32 @@ static bool class_match(const char **pat, char c)
 			hit |= (c == *p);
 			p++;
 		}
-	} while (*p && *p != ']');
+	}
 	*pat = *p ? p + 1 : p;
 	return hit != neg;
 }
 
+/* One non-'*' pattern element at *@p against @c; advances *@p past it. */
+static bool one(const char **p, char c)
+{
+	if (**p == '?') {
+		(*p)++;
+		return true;
+	}
+	if (**p == '[') {
+		(*p)++;
+		return class_match(p, c);
+	}
+	if (**p == '\\' && (*p)[1])
+		(*p)++;
+	return *(*p)++ == c;
+}
+
+/* Iterative, one backtrack point: linear in |s| * |p|, whatever the stars. */
 static bool glob(const char *s, const char *p, bool lazy)
 {
+	const char *star_p = NULL, *star_s = NULL;
+
 	for (;;) {
 		if (lazy) {
 			while (isspace((unsigned char)*s))
@@ -67,34 +86,30 @@ static bool glob(const char *s, const char *p, bool lazy)
 			while (isspace((unsigned char)*p))
 				p++;
 		}
-		if (!*p)
-			return !*s;
 		if (*p == '*') {
-			while (*p == '*')
+			while (*p == '*' || (lazy && isspace((unsigned char)*p)))
 				p++;
 			if (!*p)
 				return true;
-			for (; *s; s++)
-				if (glob(s, p, lazy))
-					return true;
-			return glob(s, p, lazy);
+			star_p = p;
+			star_s = s;
+			continue;
 		}
-		if (!*s)
+		if (*s && *p) {
+			const char *np = p;
+
+			if (one(&np, *s)) {
+				p = np;
+				s++;
+				continue;
+			}
+		} else if (!*s && !*p) {
+			return true;
+		}
+		if (!star_p || !*star_s)
 			return false;
-		if (*p == '?') {
-			p++;
-		} else if (*p == '[') {
-			p++;
-			if (!class_match(&p, *s))
-				return false;
-		} else {
-			if (*p == '\\' && p[1])
-				p++;
-			if (*p != *s)
-				return false;
-			p++;
-		}
-		s++;
+		s = ++star_s;
+		p = star_p;
 	}
 }
 

@@ -113,7 +113,8 @@ static void test_glob(void)
 	TAP_OK(pc_glob_match("malloc", "mall*") && pc_glob_match("ab", "a?") &&
 	       !pc_glob_match("abc", "a?") && pc_glob_match("x1", "x[0-9]") &&
 	       !pc_glob_match("xa", "x[0-9]") && pc_glob_match("a*b", "a\\*b") &&
-	       !pc_glob_match("axb", "a\\*b"), "glob");
+	       !pc_glob_match("axb", "a\\*b") && !pc_glob_match("x", "*[") &&
+	       !pc_glob_match("a", "[!a"), "glob (unterminated classes too)");
 	TAP_OK(pc_lazy_match("\tloc += strlen(s);", "loc+=*") &&
 	       pc_lazy_match("  return loc + p->x;", "return*") &&
 	       !pc_lazy_match("int loc = 1;", "loc*"), "lazy match ignores blanks");
