@@ -310,8 +310,7 @@ int cmd_add(int argc, char **argv)
 		if (!ret && o.arm)
 			ret = arm_added(&r);
 	}
-	if (!ret || ret != -ENOMEM)
-		pc_dw_result_free(&r);
+	pc_dw_result_free(&r);
 	pc_pp_free(&pd);
 	free(o.desc);
 	return ret == -EINVAL ? -ENOENT : ret;
