@@ -23,6 +23,7 @@
 
 #define SDT_NOTE_SCN	".note.stapsdt"
 #define SDT_BASE_SCN	".stapsdt.base"
+#define SDT_MAX_NOTES	65536u	/* 100x libjvm's 531; bounds memory on hostile files */
 
 struct sdt_elf {
 	const char *path;
@@ -451,8 +452,11 @@ static int add_note(struct sdt_elf *e, const struct pc_note *raw, unsigned int i
 	n.name = strdup(r.name);
 	n.argstr = strdup(r.args);
 	ret = n.provider && n.name && n.argstr ? translate_args(e, &n) : -ENOMEM;
-	grown = ret ? NULL : realloc(out->notes, (out->nnotes + 1) * sizeof(*grown));
-	if (!grown) {
+	/* Capacity doubles at each power of two: no separate capacity field needed. */
+	grown = out->notes;
+	if (!ret && !(out->nnotes & (out->nnotes - 1)))
+		grown = realloc(out->notes, (out->nnotes ? 2 * out->nnotes : 1) * sizeof(*grown));
+	if (ret || !grown) {
 		note_free(&n);
 		return ret ? ret : -ENOMEM;
 	}
@@ -505,6 +509,12 @@ static int read_notes(struct sdt_elf *e, struct pc_sdt_file *out)
 				   e->be, &n, &why)) == 1) {
 		if (!pc_note_is(&n, "stapsdt"))
 			continue;
+		if (out->nnotes == SDT_MAX_NOTES) {
+			pc_warn("%s: more than %u SDT notes: the rest ignored", e->path,
+				SDT_MAX_NOTES);
+			out->nskipped++;
+			return 0;
+		}
 		ret = add_note(e, &n, idx++, out);
 		if (ret)
 			return ret;
