@@ -221,7 +221,8 @@ port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0));
 debuginfod -F "$tmp/srv" -p "$port" -d "$tmp/dbgd.sqlite" > "$tmp/debuginfod.log" 2>&1 &
 dpid=$!
 for _ in $(seq 1 60); do
-	curl -sf -o /dev/null "http://127.0.0.1:$port/buildid/$bid/debuginfo" && break
+	python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=5)' \
+		"http://127.0.0.1:$port/buildid/$bid/debuginfo" 2> /dev/null && break
 	sleep 0.5
 done
 export DEBUGINFOD_URLS=http://127.0.0.1:$port DEBUGINFOD_CACHE_PATH=$tmp/dcache
