@@ -661,7 +661,7 @@ int cmd_arm(int argc, char **argv)
 		return pc_usage("arm");
 	ret = pc_arm(argv + optind, argc - optind, &opts, &res);
 	if (ret == -EINVAL || ret == -ENOMEM || ret == -ENOENT)
-		return ret == -EINVAL ? -EINVAL : ret;
+		return ret;
 	if (!res.matched) {
 		pc_err("arm: no cached probe matches in %s (see '%s list')", pc_cache_dir(),
 		       pc_prog);

@@ -163,6 +163,37 @@ static void progress(struct scan_stats *st, bool done)
 		st->with_notes, st->events);
 }
 
+/* Caches what pc_sdt_read() found in canonical @real and says so. */
+static int record_file(const char *real, const struct pc_sdt_file *f, struct scan_stats *st,
+		       bool explicit)
+{
+	int ret;
+
+	if (!f->build_id[0]) {
+		st->no_build_id++;
+		if (explicit || pc_verbose)	/* -r counts them in the summary */
+			pc_warn("%s: no GNU build-id, cannot be cached", real);
+		return 0;
+	}
+	if (!f->nnotes) {
+		st->without_notes++;
+		if (explicit)
+			printf("%s (%s): 0 events\n", real, f->build_id);
+		return 0;
+	}
+	ret = cache_file(real, f);
+	if (ret) {
+		st->failed++;
+		return ret;
+	}
+	st->with_notes++;
+	st->events += f->nnotes;
+	if (st->progress && st->last.tv_sec)
+		fputs("\r\033[K", stderr);
+	printf("%s (%s): %zu events\n", real, f->build_id, f->nnotes);
+	return 0;
+}
+
 /* One file. @explicit: named on the command line (non-ELF is an error then). */
 static int scan_one(const char *arg, struct scan_stats *st, bool explicit)
 {
@@ -191,29 +222,7 @@ static int scan_one(const char *arg, struct scan_stats *st, bool explicit)
 		st->failed++;
 		return ret;
 	}
-	if (!f.build_id[0]) {
-		st->no_build_id++;
-		if (explicit || pc_verbose)	/* -r counts them in the summary */
-			pc_warn("%s: no GNU build-id, cannot be cached", real);
-		goto out;
-	}
-	if (!f.nnotes) {
-		st->without_notes++;
-		if (explicit)
-			printf("%s (%s): 0 events\n", real, f.build_id);
-		goto out;
-	}
-	ret = cache_file(real, &f);
-	if (ret) {
-		st->failed++;
-		goto out;
-	}
-	st->with_notes++;
-	st->events += f.nnotes;
-	if (st->progress && st->last.tv_sec)
-		fputs("\r\033[K", stderr);
-	printf("%s (%s): %zu events\n", real, f.build_id, f.nnotes);
-out:
+	ret = record_file(real, &f, st, explicit);
 	pc_sdt_free(&f);
 	return ret;
 }
