@@ -26,6 +26,19 @@ struct parser {
 	size_t errlen;
 };
 
+uint32_t pc_crc32(uint32_t crc, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+
+	crc = ~crc;
+	while (len--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1));
+	}
+	return ~crc;
+}
+
 static int fail(struct parser *p, const char *fmt, ...)
 {
 	va_list ap;

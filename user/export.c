@@ -36,19 +36,6 @@
 #define ARCHIVE_MAGIC	"probecache-archive"
 #define ARCHIVE_VERSION	1
 
-uint32_t pc_crc32(uint32_t crc, const void *buf, size_t len)
-{
-	const unsigned char *p = buf;
-
-	crc = ~crc;
-	while (len--) {
-		crc ^= *p++;
-		for (int k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320u & -(crc & 1));
-	}
-	return ~crc;
-}
-
 static void put_field(FILE *f, const char *s)
 {
 	fputc('\t', f);

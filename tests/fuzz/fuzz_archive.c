@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * import reads archives that crossed a network: any bytes must be refused
+ * with a "line N: why" message, or parse into binaries that each have a
+ * path and an entry, with counts that add up.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../user/export.h"
+#include "../../user/pc.h"
+
+int pc_verbose;
+const char *pc_prog = "fuzz_archive";
+void pc_err(const char *fmt, ...) { (void)fmt; }
+void pc_warn(const char *fmt, ...) { (void)fmt; }
+void pc_info(const char *fmt, ...) { (void)fmt; }
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pc_archive ar;
+	char err[512] = "";
+	size_t n = 0;
+
+	if (pc_archive_parse((const char *)data, size, &ar, err, sizeof(err))) {
+		if (strncmp(err, "line ", 5))
+			abort();	/* every refusal names its line */
+		if (ar.nbinaries || ar.binaries)
+			abort();	/* and leaves nothing allocated */
+		return 0;
+	}
+	for (size_t i = 0; i < ar.nbinaries; i++) {
+		if (!ar.binaries[i]->npaths || !ar.binaries[i]->nentries)
+			abort();
+		n += ar.binaries[i]->nentries;
+	}
+	if (n != ar.nentries || !ar.nbinaries)
+		abort();
+	pc_archive_free(&ar);
+	return 0;
+}
