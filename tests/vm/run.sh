@@ -108,6 +108,9 @@ boot() {
 }
 
 mkdir -p "$out"
+# One run per kernel at a time: concurrent runs would rebuild each other's initramfs.
+exec 9> "$out.lock"
+flock 9
 log "kernel $kernel: $kver"
 build_all
 make_initramfs
