@@ -5,7 +5,10 @@
  *           "GROUP:EVENT=SPEC" per entry (SPEC: the SDT name, or add's probe-desc)
  *   uprobe  one ftrace uprobe_events line per location, as 'perf probe -D' prints
  *   record  the RECORD payload of "add RECORD", checked with the module's parser
- * uprobe and record use the event name the probe is armed under (pattern.h).
+ * record uses the event name the probe is armed under (pattern.h), unique per
+ * location. uprobe uses the name perf -D prints: every location of one SDT note
+ * name or one add definition shares it, as uprobe_events (Linux >= 5.5) appends
+ * further probes to an existing event.
  * --available lists every cached event as perf list would, marking armed ones.
  */
 #include <errno.h>
@@ -58,6 +61,36 @@ static void loc(FILE *f, const struct pc_entry *e)
 		fprintf(f, "(0x%" PRIx64 ")", e->ref_ctr);
 }
 
+/*
+ * The event name perf -D gives @e: an SDT note's own name; for an add
+ * definition with several locations (EVENT, EVENT_1, ...) the first one's.
+ */
+static void uprobe_event(const struct pc_binary *b, const struct pc_entry *e,
+			 char *ev, size_t size)
+{
+	const char *sfx, *colon = strchr(e->spec, ':');
+	size_t n;
+
+	if (e->kind == PC_ENTRY_SDT && colon) {
+		snprintf(ev, size, "%s", colon + 1);
+		return;
+	}
+	snprintf(ev, size, "%s", e->event);
+	sfx = strrchr(e->event, '_');
+	if (!sfx || !sfx[1] || strspn(sfx + 1, "0123456789") != strlen(sfx + 1))
+		return;
+	n = sfx - e->event;
+	for (size_t i = 0; i < b->nentries; i++) {
+		const struct pc_entry *o = &b->entries[i];
+
+		if (o != e && !strcmp(o->spec, e->spec) && !strcmp(o->group, e->group) &&
+		    strlen(o->event) == n && !strncmp(o->event, e->event, n)) {
+			snprintf(ev, size, "%.*s", (int)n, e->event);
+			return;
+		}
+	}
+}
+
 static char *uprobe_line(const struct list_ctx *c, const struct pc_binary *b,
 			 const struct pc_entry *e)
 {
@@ -65,9 +98,10 @@ static char *uprobe_line(const struct list_ctx *c, const struct pc_binary *b,
 	size_t n;
 	FILE *f = open_memstream(&s, &n);
 
+	(void)c;
 	if (!f)
 		return NULL;
-	pc_kernel_event(&c->snap, b, e, ev, sizeof(ev));
+	uprobe_event(b, e, ev, sizeof(ev));
 	fprintf(f, "%c:%s/%s %s:", e->retprobe ? 'r' : 'p', e->group, ev, b->paths[0]);
 	loc(f, e);
 	if (e->uprobe_args && e->uprobe_args[0])
