@@ -323,6 +323,11 @@ static int import_archive(const char *file, struct pc_archive *ar)
 
 	if (!merged)
 		return -ENOMEM;
+	ret = pc_cache_lock();	/* read-modify-write: no scan/del/gc in between */
+	if (ret) {
+		free(merged);
+		return ret;
+	}
 	ret = prepare(ar, merged, &st);
 	for (size_t i = 0; !ret && i < ar->nbinaries; i++) {
 		ret = pc_cache_store(merged[i]);
@@ -331,6 +336,7 @@ static int import_archive(const char *file, struct pc_archive *ar)
 			       file, merged[i]->build_id, pc_cache_dir(), strerror(-ret), i,
 			       ar->nbinaries);
 	}
+	pc_cache_unlock();
 	if (!ret)
 		printf("imported %s: %zu binaries, %u entries added, %u replaced, %u unchanged\n",
 		       file, ar->nbinaries, st.added, st.replaced, st.same);
