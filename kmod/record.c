@@ -236,8 +236,10 @@ static int parse_reg(struct pc_cur *c, size_t *pos, size_t end, const char *fiel
 }
 
 /*
- * x86 SIB operand; the caller has parsed "+8(%ax" and *pos is at ','.
+ * x86 SIB operand; the caller has parsed "+8(%ax" (or "+8(" with arg->reg
+ * PC_REG_NONE) and *pos is at ','.
  *   +8(%ax,%bx,4)  ->  kind SIB, base ax, index bx, scale 4
+ *   +8(,%bx,4)     ->  kind SIB, base PC_REG_NONE, index bx, scale 4
  */
 static int parse_sib(struct pc_cur *c, size_t *pos, size_t end, const char *field,
 		     struct pc_arg *arg)
@@ -315,6 +317,12 @@ static int parse_base(struct pc_cur *c, size_t *pos, size_t end, const char *fie
 		if (!ret && in_deref && *pos < end && c->s[*pos] == ',')
 			ret = parse_sib(c, pos, end, field, arg);
 		return ret;
+	case ',':
+		/* +0x601040(,%di,8): a non-PIE global array indexed by a register */
+		if (!in_deref)
+			return fail(c, *pos, field, "expected fetch argument", -EINVAL);
+		arg->reg = PC_REG_NONE;
+		return parse_sib(c, pos, end, field, arg);
 	case '\\':
 		/* \42, \-8, \0x601040 */
 		arg->kind = PC_BASE_IMM;
@@ -807,7 +815,8 @@ static bool arg_valid(const struct pc_arg *a)
 	case PC_BASE_RETVAL:
 		return true;
 	case PC_BASE_SIB:
-		return a->nderef && a->sib.base < PC_NR_REGS && a->sib.index < PC_NR_REGS &&
+		return a->nderef && (a->sib.base < PC_NR_REGS || a->sib.base == PC_REG_NONE) &&
+		       a->sib.index < PC_NR_REGS &&
 		       a->sib.scale && a->sib.scale <= 8 && !(a->sib.scale & (a->sib.scale - 1));
 	case PC_BASE_FILEOFF:
 		return a->nderef && !a->deref[0];
@@ -830,8 +839,10 @@ static void out_base(struct pc_out *o, const struct pc_arg *a)
 		out_str(o, "$retval");
 		break;
 	case PC_BASE_SIB:
-		out_str(o, "%");
-		out_str(o, reg_names[a->sib.base]);
+		if (a->sib.base != PC_REG_NONE) {
+			out_str(o, "%");
+			out_str(o, reg_names[a->sib.base]);
+		}
 		out_str(o, ",%");
 		out_str(o, reg_names[a->sib.index]);
 		out_str(o, ",");

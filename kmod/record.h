@@ -15,6 +15,9 @@ enum pc_reg {
 	PC_NR_REGS
 };
 
+/* SIB base of "+16(,%ax,8)": no base register, the address is index * scale + 16. */
+#define PC_REG_NONE	0xff
+
 /*
  * What the innermost part of a FETCHARG yields, before any dereference.
  * The value is then dereferenced nderef times, innermost first:

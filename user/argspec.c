@@ -603,15 +603,12 @@ static int mem_reg(const struct pc_argspec *a, const struct pc_argctx *ctx, stru
 		}
 		d = (int64_t)(v + (uint64_t)d);
 	}
-	/* No base: idx*1 is a plain base, idx*2 is idx+idx*1; *4 and *8 have no record form. */
+	/* No base: "+D(,%idx,S)", the record grammar's SIB without base register. */
 	if (b == PC_AS_NOREG) {
-		if (s > 2) {
-			*why = "index without base (scale 4 or 8) has no record form";
-			return -EOPNOTSUPP;
-		}
-		b = i;
-		i = s == 2 ? i : PC_AS_NOREG;
-		s = 1;
+		outf(o, "%c%" PRIu64 "(,%%%s,%u", d < 0 ? '-' : '+',
+		     d < 0 ? 0 - (uint64_t)d : (uint64_t)d, reg_name(a, i, t2), s);
+		outf(o, ")");
+		return 0;
 	}
 	outf(o, "%c%" PRIu64 "(%%%s", d < 0 ? '-' : '+', d < 0 ? 0 - (uint64_t)d : (uint64_t)d,
 	     reg_name(a, b, t1));

@@ -227,12 +227,12 @@ regs16 arg1=%ax:u16 arg2=%bx:u16 arg3=%cx:u16 arg4=%dx:u16 arg5=%si:u16 arg6=%di
 regs8 arg1=%ax:u8 arg2=%bx:u8 arg3=%cx:u8 arg4=%dx:u8 arg5=%si:u8 arg6=%di:u8 arg7=%bp:u8 arg8=%sp:u8 arg9=%r8:s8 arg10=%r9:s8 arg11=%r10:s8 arg12=%r11:s8 arg13=%r12:s8 arg14=%r13:s8 arg15=%r14:s8 arg16=%r15:s8
 hi8 arg5=%di:u64
 mem arg1=+0(%ax):u64 arg2=-16(%bp):s32 arg3=+16(%di):u32 arg4=+24(%sp):s64 arg5=-8(%r15):u16 arg6=+127(%r8):u8
-sib arg1=+24(%sp,%cx,8):u64 arg2=+0(%bx,%si,1):s64 arg3=-4(%ax,%dx,2):u32 arg4=+0(%dx):s32 arg5=-8(%r9,%r9,1):u64 arg6=+0(%r12,%r13,4):u16
+sib arg1=+24(%sp,%cx,8):u64 arg2=+0(%bx,%si,1):s64 arg3=-4(%ax,%dx,2):u32 arg4=+0(,%dx,1):s32 arg5=-8(,%r9,2):u64 arg6=+0(%r12,%r13,4):u16
 rip arg1=@+$(fileoff "$1" fx_counter 0):s32 arg2=@+$(fileoff "$1" fx_arr 16):u64 arg3=@+$(fileoff "$1" fx_arr 8):u64 arg4=@+$(fileoff "$1" fx_bss 40):u64 arg5=+16(%ip):u32 arg6=-8(%ip):s32
 imm arg1=\-1:s32 arg2=\9223372036854775807:u64 arg3=\42:u32 arg4=\-9223372036854775808:s64 arg5=\255:u8 arg6=\16:u16
 sizeless arg1=%di:u64 arg2=%si:u32 arg3=%r9:u16 arg4=%ax:u8 arg5=\5:u64 arg6=+0(%ax):u64 arg7=+8(%sp):u64
 bad
-nobase4
+nobase4 arg1=+0(,%dx,4):u32 arg2=+16(,%ax,8):u64
 EOT
 }
 
@@ -243,8 +243,8 @@ expect_i386() {
 regs32 arg1=%ax:s32 arg2=%bx:s32 arg3=%cx:s32 arg4=%dx:s32 arg5=%si:s32 arg6=%di:s32 arg7=%bp:s32 arg8=%sp:s32 arg9=%si:u16 arg10=%di:u16
 regs8 arg1=%ax:u8 arg2=%bx:u8 arg3=%cx:u8 arg4=%dx:u8
 mem arg1=+8(%sp):u32 arg2=-12(%bp):s32 arg3=+0(%ax):u32 arg4=+0(%bx,%cx,4):u16
-abs arg1=@+$(fileoff "$1" fx_counter 0):s32 arg2=@+$(fileoff "$1" fx_arr 8):u32 arg3=+$((16#$a))(%ax):u32 arg4=+$((16#$a))(%cx):u32
-bad
+abs arg1=@+$(fileoff "$1" fx_counter 0):s32 arg2=@+$(fileoff "$1" fx_arr 8):u32 arg3=+$((16#$a))(%ax):u32 arg4=+$((16#$a))(,%cx,1):u32
+bad arg5=+$((16#$a))(,%cx,4):u32
 EOT
 }
 
@@ -260,13 +260,13 @@ EOT
 }
 
 # Warnings each variant must give (probe:argN), and no others.
-x86_64_warn="hi8:arg1 hi8:arg2 hi8:arg3 hi8:arg4 bad:arg1 bad:arg2 bad:arg3 bad:arg4 bad:arg5 bad:arg6 nobase4:arg1 nobase4:arg2"
+x86_64_warn="hi8:arg1 hi8:arg2 hi8:arg3 hi8:arg4 bad:arg1 bad:arg2 bad:arg3 bad:arg4 bad:arg5 bad:arg6"
 warn_sdt_args=$x86_64_warn
 warn_sdt_args_O0=$x86_64_warn
 warn_sdt_args_clang=$x86_64_warn
-# non-PIE gcc indexes a global array as fx_arr(,%rdi,8): no record form without a base
-warn_sdt_args_nopie="globals:arg3 $x86_64_warn"
-warn_sdt_args_i386="globals:arg3 bad:arg1 bad:arg2 bad:arg3 bad:arg4 bad:arg5"
+# non-PIE gcc indexes a global array as fx_arr(,%rdi,8): "+ADDR(,%di,8)" in records
+warn_sdt_args_nopie=$x86_64_warn
+warn_sdt_args_i386="bad:arg1 bad:arg2 bad:arg3 bad:arg4"
 warn_sdt_args_aarch64="bad:arg1 bad:arg2 bad:arg3 bad:arg4"
 
 # The hand-written probes as we translate them: "event args" per line.

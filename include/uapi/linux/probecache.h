@@ -35,6 +35,7 @@
  *     \IMM                 immediate, decimal or 0x hex, optionally negative
  *     +|-OFF(FETCHARG)     memory at FETCHARG+OFF; nests up to PROBECACHE_MAX_DEREF
  *     +|-OFF(%B,%I,S)      memory at B + I*S + OFF (x86 SIB), S in 1,2,4,8
+ *     +|-OFF(,%I,S)        memory at I*S + OFF (SIB without base: non-PIE globals)
  *     @+FILEOFF            memory at the address that file offset FILEOFF is mapped to
  *                          (for .bss, offsets past p_filesz within p_memsz of a PT_LOAD)
  *     $retval              return value (r: probes only)
