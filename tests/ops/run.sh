@@ -292,4 +292,27 @@ for k in 6.1 6.12; do
 	fi
 done
 
+# make dkms-install: source tree + dkms add/build/install, here into private trees
+# (dkms still runs depmod for that kernel, which regenerates the same modules.dep).
+kver=$("$top/tests/vm/kernel.sh" 6.1 2>/dev/null | cut -d' ' -f3)
+if [ -n "$kver" ]; then
+	d=$tmp/dkms-install
+	mkdir -p "$d/tree" "$d/inst/$kver"
+	if make -s -C "$top" dkms-install DESTDIR="$d/root" DKMS_ARGS="--dkmstree $d/tree \
+		--sourcetree $d/root/usr/src --installtree $d/inst -k $kver \
+		--kernelsourcedir /usr/src/linux-headers-$kver" > "$d.log" 2>&1; then
+		ok "make dkms-install (private DKMS tree, $kver)"
+	else
+		not_ok "make dkms-install (private DKMS tree, $kver)"
+		tail -n 20 "$d.log" | sed 's/^/#   /'
+	fi
+	check "  source tree /usr/src/probecache-$ver has kmod/, include/, dkms.conf" \
+		test -f "$d/root/usr/src/probecache-$ver/dkms.conf" -a \
+		-f "$d/root/usr/src/probecache-$ver/include/uapi/linux/probecache.h" -a \
+		-f "$d/root/usr/src/probecache-$ver/kmod/Kbuild"
+	ko=$(find "$d/inst/$kver" -name 'probecache.ko*' | head -n 1)
+	check_eq "  installed under /lib/modules/$kver/updates" "yes" \
+		"$(case "$ko" in "$d/inst/$kver/updates/"*) echo yes ;; *) echo "no: $ko" ;; esac)"
+fi
+
 tap_done
