@@ -34,6 +34,18 @@ $P trace sdt_ops:done -- "$W" 2 > /tmp/t63.out 2>&1
 check_eq "trace of a probe armed already" "1" "$(grep -c ' sdt_ops:done .*arg1=2' /tmp/t63.out)"
 check_eq "  stays armed afterwards" "yes" "$(armed sdt_ops:done)"
 
+$P trace -- "$W" 2 > /tmp/t63.out 2>&1
+check_eq "trace without PATTERN shows every armed probe" "1 0" \
+	"$(grep -c ' sdt_ops:done ' /tmp/t63.out) $(grep -c ' sdt_ops:tick ' /tmp/t63.out)"
+$P trace sdt_ops:tick > /tmp/t63.out 2>&1 &
+tpid=$!
+sleep 2
+check_eq "  a running trace armed its probe" "yes" "$(armed sdt_ops:tick)"
+kill -TERM $tpid
+wait $tpid; rc=$?
+check_eq "trace stops on SIGTERM with exit 0" "0" "$rc"
+check_eq "  and disarms" "no" "$(armed sdt_ops:tick)"
+
 echo 1 > $T/events/probecache/hit/enable
 "$W" 200 50 > /dev/null &
 wpid=$!
