@@ -255,6 +255,8 @@ int pc_module_load(const char *path, const char *options)
 	struct utsname u;
 	int ret;
 
+	if (pc_module_loaded())
+		return -EEXIST;	/* however it got there: no need to find a file */
 	uname(&u);
 	ctx = kmod_new(NULL, NULL);
 	if (!ctx) {

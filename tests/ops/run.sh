@@ -119,6 +119,10 @@ else
 fi
 run "$cli" unload
 check_eq "unload when not loaded says so and exits 0" "0 probecache not loaded" "$rc $out"
+mkdir -p "$tmp/fakesys" && : > "$tmp/fakesys/control"
+run env PROBECACHE_SYSFS="$tmp/fakesys" "$cli" load
+check_eq "load when loaded (not from modules.dep) says so and exits 0" \
+	"0 probecache already loaded" "$rc $out"
 mkdir -p "$tmp/nodep"
 run env -u PROBECACHE_KCONFIG "$cli" load
 if [ -e "/lib/modules/$(uname -r)/updates/probecache.ko" ]; then

@@ -63,5 +63,9 @@ check_eq "  armed again" "armed" "$(cat "$PC_SYSFS/probes/sdt_ops:tick/state" 2>
 
 $P unload > /dev/null 2>&1
 rm -rf "/lib/modules/$R" /tmp/gone /tmp/stale
+pc_load
+out=$($P preload 2>&1); rc=$?
+check_eq "preload with a module loaded by hand and none installed: exit 0" "0" "$rc"
+check_eq "  armed" "armed" "$(cat "$PC_SYSFS/probes/sdt_ops:tick/state" 2>&1)"
 pc_unload
 tap_done
