@@ -148,6 +148,30 @@ static void export_help(void)
 	       "  -h, --help          show this help\n", pc_prog);
 }
 
+/* The archive without its end line, in memory: it is checksummed before writing. */
+static int build_body(struct export_ctx *x, char **body, size_t *len)
+{
+	struct pc_snapshot snap;
+	int ret;
+
+	x->out = open_memstream(body, len);
+	if (!x->out)
+		return -ENOMEM;
+	fprintf(x->out, "%s\t%d\n", ARCHIVE_MAGIC, ARCHIVE_VERSION);
+	ret = pc_snapshot_load(&snap);	/* sorted: the same cache gives the same archive */
+	for (size_t i = 0; !ret && i < snap.n; i++)
+		export_binary(snap.b[i], x);
+	if (!ret)
+		pc_snapshot_free(&snap);
+	if (fclose(x->out) && !ret)
+		ret = -ENOMEM;
+	if (!ret && !x->nent) {
+		pc_err("export: no cached entry matches the patterns in %s", pc_cache_dir());
+		ret = -ENOENT;
+	}
+	return ret;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -156,7 +180,6 @@ int cmd_export(int argc, char **argv)
 		{}
 	};
 	struct export_ctx x = { 0 };
-	struct pc_snapshot snap;
 	const char *file = NULL;
 	char *body = NULL;
 	size_t len = 0;
@@ -176,22 +199,7 @@ int cmd_export(int argc, char **argv)
 	if (ret)
 		return ret;
 	x.npatterns = argc - optind;
-	x.out = open_memstream(&body, &len);
-	if (!x.out) {
-		pc_patterns_free(x.patterns, x.npatterns);
-		return -ENOMEM;
-	}
-	fprintf(x.out, "%s\t%d\n", ARCHIVE_MAGIC, ARCHIVE_VERSION);
-	ret = pc_snapshot_load(&snap);	/* sorted: the same cache gives the same archive */
-	for (size_t i = 0; !ret && i < snap.n; i++)
-		export_binary(snap.b[i], &x);
-	if (!ret)
-		pc_snapshot_free(&snap);
-	fclose(x.out);
-	if (!ret && !x.nent) {
-		pc_err("export: no cached entry matches the patterns in %s", pc_cache_dir());
-		ret = -ENOENT;
-	}
+	ret = build_body(&x, &body, &len);
 	if (!ret)
 		ret = write_archive(file, body, len, x.nbin, x.nent);
 	if (!ret)
