@@ -61,7 +61,11 @@ copy_host() {
 
 make_initramfs() {
 	root=$out/root
-	rm -rf "$root" && mkdir -p "$root"/{bin,sbin,usr/bin,pc/t,pc/extra,pc/fixtures,etc,lib64}
+	rm -rf "$root" && mkdir -p "$root"/{bin,sbin,usr/bin,usr/lib,usr/lib64,pc/t,pc/extra,pc/fixtures,etc}
+	# Merged /usr as on the host, so the loader's and libraries' absolute and relative
+	# symlinks resolve the same way inside the VM (busybox keeps real /bin and /sbin).
+	ln -s usr/lib "$root/lib"
+	ln -s usr/lib64 "$root/lib64"
 	cp /bin/busybox "$root/bin/busybox"
 	cp "$vm/init" "$root/init"
 	cp "$out/src/kmod/probecache.ko" "$root/pc/"
