@@ -17,13 +17,17 @@ DEFINE_MUTEX(pc_lock);
 static char pc_last_error[PC_WHY_MAX + 128];
 
 /*
- * Line numbers count from offset 0 of the open file, across the resends of
- * a writer's loop, so last_error names the line of the whole buffer.
+ * Per-writer state: the open file whose write()s we are consuming, where its
+ * next write() must start to continue them, the number of the line being
+ * assembled (from offset 0, across write()s, for last_error), and the part
+ * of that line received so far (text after the last '\n' of a write()).
  */
 static struct {
 	const struct file *file;
 	loff_t next_off;
 	unsigned int line;
+	size_t plen;
+	char pend[PAGE_SIZE];
 } pc_ctl;
 
 int pc_err_set(struct pc_err *err, int ret, const char *field,
@@ -104,12 +108,6 @@ static int pc_apply_line(const char *line, size_t len,
 	struct pc_parse_error perr;
 	int ret;
 
-	if (len > pc_max_line) {
-		pc_err_set(err, -E2BIG, "line", "longer than max_line (%u bytes)",
-			   pc_max_line);
-		err->col = pc_max_line + 1;
-		return -E2BIG;
-	}
 	ret = pc_parse_command(line, len, pc_max_args, cmd, &perr);
 	if (ret) {
 		pc_err_set(err, ret, perr.field, "%s", perr.why);
@@ -132,13 +130,62 @@ static int pc_apply_line(const char *line, size_t len,
 	return ret;
 }
 
+static void pc_ctl_error(const struct pc_err *err)
+{
+	scnprintf(pc_last_error, sizeof(pc_last_error), "line %u col %u: %s: %s",
+		  pc_ctl.line, err->col, err->field ? err->field : "line",
+		  err->why);
+}
+
+static int pc_ctl_too_long(size_t len, struct pc_err *err)
+{
+	if (pc_ctl.plen + len <= pc_max_line)
+		return 0;
+	pc_err_set(err, -E2BIG, "line", "longer than max_line (%u bytes)",
+		   pc_max_line);
+	err->col = pc_max_line + 1;
+	return -E2BIG;
+}
+
+/* Keep @len bytes after the last '\n' of a write() as the next line's start. */
+static int pc_ctl_hold(const char *buf, size_t len, struct pc_err *err)
+{
+	int ret = pc_ctl_too_long(len, err);
+
+	if (ret)
+		return ret;
+	memcpy(pc_ctl.pend + pc_ctl.plen, buf, len);
+	pc_ctl.plen += len;
+	return 0;
+}
+
 /*
- * kernfs hands a write() to us in chunks of at most PAGE_SIZE and returns
- * our count to the writer. We consume complete lines only: a line cut at
- * the end of a full chunk is left for the writer's loop to resend. On a
- * rejected line the lines before it stay applied and we return their byte
- * count; the writer resends from the rejected line, which then is the
- * first line and makes write() fail with its errno.
+ * Apply the line that @buf (@len bytes up to its '\n') completes. The held
+ * part is left as it was, so a rejected line is retried with the same bytes.
+ */
+static int pc_ctl_line(const char *buf, size_t len, struct pc_command *cmd,
+		       struct pc_err *err)
+{
+	const char *line = buf;
+	int ret = pc_ctl_too_long(len, err);
+
+	if (ret)
+		return ret;
+	if (pc_ctl.plen) {
+		memcpy(pc_ctl.pend + pc_ctl.plen, buf, len);
+		line = pc_ctl.pend;
+		len += pc_ctl.plen;
+	}
+	return len ? pc_apply_line(line, len, cmd, err) : 0;
+}
+
+/*
+ * kernfs hands a write() to us in chunks of at most PAGE_SIZE. Lines end at
+ * '\n'; text after the last one is kept as the start of the next line of
+ * the same writer, so any split of the text into write()s (stdio buffers,
+ * kernfs chunks) gives the same lines. On a rejected line the lines before
+ * it stay applied and we return their byte count; the writer resends from
+ * the rejected line, which then comes first and fails write() with errno.
  */
 ssize_t pc_control_write(struct file *file, const char *buf, loff_t off,
 			 size_t count)
@@ -156,22 +203,26 @@ ssize_t pc_control_write(struct file *file, const char *buf, loff_t off,
 	if (off == 0 || file != pc_ctl.file || off != pc_ctl.next_off) {
 		pc_ctl.file = file;
 		pc_ctl.line = 1;
+		pc_ctl.plen = 0;
 	}
 	while (done < count) {
 		nl = memchr(buf + done, '\n', count - done);
-		if (!nl && done && count >= PAGE_SIZE)
-			break;
 		len = nl ? nl - (buf + done) : count - done;
 		memset(&err, 0, sizeof(err));
-		ret = len ? pc_apply_line(buf + done, len, cmd, &err) : 0;
+		if (nl)
+			ret = pc_ctl_line(buf + done, len, cmd, &err);
+		else
+			ret = pc_ctl_hold(buf + done, len, &err);
 		if (ret) {
-			scnprintf(pc_last_error, sizeof(pc_last_error),
-				  "line %u col %u: %s: %s", pc_ctl.line,
-				  err.col, err.field ? err.field : "line",
-				  err.why);
+			pc_ctl_error(&err);
 			break;
 		}
-		done += len + (nl ? 1 : 0);
+		if (!nl) {
+			done += len;
+			break;
+		}
+		pc_ctl.plen = 0;
+		done += len + 1;
 		pc_ctl.line++;
 	}
 	pc_ctl.next_off = off + done;

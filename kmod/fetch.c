@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Argument fetching for probecache:hit. Runs in the hit handler, and only
- * while the tracepoint is enabled: no allocation, no sleeping (per-cpu
+ * while the tracepoint is enabled (the caller checks): no allocation, no sleeping (per-cpu
  * scratch under preempt_disable, nofault user reads).
  */
 #include <linux/percpu.h>
@@ -167,8 +167,6 @@ void pc_fetch_emit(const struct pc_probe *p, struct pt_regs *regs,
 	size_t len = 0;
 	int ret;
 
-	if (!trace_hit_enabled())
-		return;
 	s = get_cpu_ptr(pc_scratch);
 	s->text[0] = '\0';
 	for (i = 0; i < p->nargs; i++) {

@@ -15,6 +15,7 @@
 #include <linux/wait_bit.h>
 
 #include "pc.h"
+#include "trace.h"
 
 #define PC_HASH_BITS	12
 
@@ -56,7 +57,9 @@ static int pc_hit(struct pc_probe *p, struct pt_regs *regs,
 	if (p->mm && current->mm != p->mm)
 		return UPROBE_HANDLER_REMOVE;
 	this_cpu_inc(*p->hits);
-	pc_fetch_emit(p, regs, bp_vaddr);
+	/* A static branch: fetching costs nothing until someone traces. */
+	if (trace_hit_enabled())
+		pc_fetch_emit(p, regs, bp_vaddr);
 	return 0;
 }
 

@@ -47,18 +47,18 @@
  *
  * Exactly (control is a size-0 binary attribute, so a write() of any length
  * is accepted and handed to the module in chunks of at most PAGE_SIZE):
- *  - Lines end at '\n'; the last line of a write() needs none. Empty lines
- *    are skipped. A line is at most max_line bytes (module parameter,
- *    default PROBECACHE_LINE_MAX - 1) without its newline, else E2BIG.
- *  - Only complete lines are consumed. If a chunk ends inside a line, write()
- *    returns the bytes of the complete lines before it (a short count); a
- *    writer that resumes after short counts, as it must, resends the rest.
+ *  - Lines end at '\n'. Text after the last '\n' of a write() is held as the
+ *    start of the next line and completed by the next write() on the same
+ *    open file, so however a writer's buffers split the text, the same lines
+ *    arrive; a last line without '\n' is never applied. Empty lines are
+ *    skipped. A line is at most max_line bytes (module parameter, default
+ *    PROBECACHE_LINE_MAX - 1) without its newline, else E2BIG.
  *  - If line L is rejected after earlier lines of the same write() were
- *    applied, those stay applied and write() returns their byte count; the
- *    writer's next write() starts with line L, which is rejected again and
- *    makes that write() return -1 with errno set. So write() fails only
- *    when nothing of its buffer was applied, and the bytes reported written
- *    are exactly the lines applied.
+ *    applied, those stay applied and write() returns their byte count (a
+ *    short count); the writer's loop resends from line L, which is rejected
+ *    again and makes that write() return -1 with errno set. So write() fails
+ *    only when nothing of its buffer was applied, and the bytes reported
+ *    written are exactly the lines applied (plus any held partial line).
  *  - L counts lines from offset 0 of the open file (across those resumed
  *    writes); C is the 1-based byte column in that line.
  *  - errno: EINVAL bad syntax or a bad field, E2BIG line too long or too many

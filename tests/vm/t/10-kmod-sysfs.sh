@@ -62,6 +62,17 @@ fi
 check_eq "line before the bad one applied, after it not" "g:a" "$(ls $PCP | tr '\n' ' ' | sed 's/ $//')"
 check_eq "last_error names line 2" "line 2 col" "$(kerr | cut -c1-10)"
 check "clear" kctl clear
+
+# Lines split across write()s (a writer's buffer boundaries) still arrive whole.
+printf 'add p:g/a %s %s:%s\nadd p:g/b %s %s:%s a=%%di:s32 b=+8(%%sp):x64\nadd p:g/c %s %s:%s\n' \
+	"$pc_sdt_BUILD_ID" "$S" "$pc_sdt_OFF_pc_add" "$pc_sdt_BUILD_ID" "$S" \
+	"$pc_sdt_OFF_pc_index" "$pc_sdt_BUILD_ID" "$S" "$pc_sdt_OFF_pc_index" > /tmp/batch2
+check "3 lines written 7 bytes per write()" sh -c "PC_WRITE_CHUNK=7 $PCF/pc_write $PC_SYSFS/control < /tmp/batch2"
+check_eq "all 3 probes added" "g:a g:b g:c" "$(ls $PCP | tr '\n' ' ' | sed 's/ $//')"
+check_eq "args of a split line intact" "a=%di:s32 b=+8(%sp):x64" "$(kget g:b args)"
+check "a command without its newline is not applied" sh -c "printf clear > $PC_SYSFS/control"
+check_eq "so nothing was cleared" "3" "$(cat $PC_SYSFS/nr_probes)"
+check "clear" kctl clear
 check "rmmod" pc_unload
 check "module gone" test ! -d $PC_SYSFS
 tap_done
