@@ -43,6 +43,16 @@ const char *pc_sysfs_dir(void);
 /* Minimal JSON string output (escapes per RFC 8259). */
 void pc_json_str(FILE *f, const char *s);
 
+/* A set of strings kept in insertion order (e.g. the probes one call armed). */
+struct pc_strset {
+	int n;
+	char **v;
+};
+
+int pc_strset_add(struct pc_strset *s, const char *str);	/* 0 (added or present), -ENOMEM */
+bool pc_strset_has(const struct pc_strset *s, const char *str);
+void pc_strset_free(struct pc_strset *s);
+
 /* Commands. */
 int cmd_scan(int argc, char **argv);
 int cmd_list(int argc, char **argv);

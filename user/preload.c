@@ -258,43 +258,12 @@ static int dry_run(const struct conf *c)
 	return skipped ? PC_EXIT_PARTIAL : 0;
 }
 
-struct armed_names {
-	int n;
-	char **names;	/* "GROUP:EVENT" as armed in the kernel */
-};
-
-static void names_free(struct armed_names *a)
-{
-	for (int i = 0; i < a->n; i++)
-		free(a->names[i]);
-	free(a->names);
-	memset(a, 0, sizeof(*a));
-}
-
-static int names_add(struct armed_names *a, const char *name)
-{
-	char **nn;
-
-	for (int i = 0; i < a->n; i++)
-		if (!strcmp(a->names[i], name))
-			return 0;
-	nn = realloc(a->names, (a->n + 1) * sizeof(*nn));
-	if (!nn)
-		return -ENOMEM;
-	a->names = nn;
-	a->names[a->n] = strdup(name);
-	if (!a->names[a->n])
-		return -ENOMEM;
-	a->n++;
-	return 0;
-}
-
 static void on_armed(const char *group, const char *event, void *ctx)
 {
 	char name[2 * PROBECACHE_NAME_MAX + 2];
 
 	snprintf(name, sizeof(name), "%s:%s", group, event);
-	if (names_add(ctx, name))
+	if (pc_strset_add(ctx, name))
 		pc_warn("preload: out of memory: %s will not be disarmed by --stop", name);
 }
 
@@ -304,7 +273,7 @@ static void state_path(char *buf, size_t len)
 }
 
 /* Names from an earlier preload (a restart adds to them). Missing file: none. */
-static int state_read(struct armed_names *a)
+static int state_read(struct pc_strset *a)
 {
 	char path[PATH_MAX], line[256];
 	FILE *f;
@@ -317,13 +286,13 @@ static int state_read(struct armed_names *a)
 	while (!ret && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (line[0])
-			ret = names_add(a, line);
+			ret = pc_strset_add(a, line);
 	}
 	fclose(f);
 	return ret;
 }
 
-static int state_write(const struct armed_names *a)
+static int state_write(const struct pc_strset *a)
 {
 	const char *dir = env_dir("PROBECACHE_RUN", "/run/probecache");
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
@@ -338,7 +307,7 @@ static int state_write(const struct armed_names *a)
 	if (!f)
 		return -errno;
 	for (int i = 0; i < a->n; i++)
-		fprintf(f, "%s\n", a->names[i]);
+		fprintf(f, "%s\n", a->v[i]);
 	if (fflush(f) || fsync(fileno(f)))
 		ret = -errno;
 	if (fclose(f) && !ret)
@@ -354,7 +323,7 @@ struct totals {
 	unsigned int armed, already, skipped, failed;
 };
 
-static int arm_line(const struct conf *c, int i, struct armed_names *names, struct totals *t)
+static int arm_line(const struct conf *c, int i, struct pc_strset *names, struct totals *t)
 {
 	struct pc_arm_opts opts = { .armed = on_armed, .ctx = names };
 	struct pc_arm_result r = { 0 };
@@ -376,7 +345,7 @@ static int arm_line(const struct conf *c, int i, struct armed_names *names, stru
 
 static int preload(const struct conf *c)
 {
-	struct armed_names names = { 0 };
+	struct pc_strset names = { 0 };
 	struct totals t = { 0 };
 	int ret;
 
@@ -391,7 +360,7 @@ static int preload(const struct conf *c)
 	if (ret)
 		pc_err("preload: %s/preloaded: %s", env_dir("PROBECACHE_RUN", "/run/probecache"),
 		       strerror(-ret));
-	names_free(&names);
+	pc_strset_free(&names);
 	printf("preload: %u armed, %u already armed, %u skipped, %u failed\n",
 	       t.armed, t.already, t.skipped, t.failed);
 	if (ret || t.failed)
@@ -402,7 +371,7 @@ static int preload(const struct conf *c)
 /* ExecStop: disarm what preload armed; leave everything else armed. */
 static int preload_stop(void)
 {
-	struct armed_names names = { 0 };
+	struct pc_strset names = { 0 };
 	struct pc_arm_result r = { 0 };
 	char path[PATH_MAX];
 	int ret = state_read(&names);
@@ -413,12 +382,12 @@ static int preload_stop(void)
 		return ret;
 	}
 	if (names.n && pc_module_loaded())
-		ret = pc_disarm(names.names, names.n, &r);
+		ret = pc_disarm(names.v, names.n, &r);
 	if (!ret && unlink(path) && errno != ENOENT)
 		ret = -errno;
 	if (!ret)
 		printf("preload: stopped, %d preloaded probes disarmed\n", names.n);
-	names_free(&names);
+	pc_strset_free(&names);
 	return ret;
 }
 

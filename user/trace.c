@@ -38,7 +38,7 @@ struct tracer {
 	pid_t child;		/* -- CMD */
 	int go_fd;		/* write end: lets the child exec */
 	char child_comm[16];	/* what exec makes the child's comm */
-	struct armed_names { int n; char **v; } armed, want;
+	struct pc_strset armed, want;	/* "GROUP:EVENT" names */
 };
 
 static const char *tracefs(void)
@@ -65,38 +65,6 @@ static int write_file(const char *dir, const char *rel, const char *s)
 		ret = -errno;
 	close(fd);
 	return ret;
-}
-
-static int names_add(struct armed_names *a, const char *s)
-{
-	char **v;
-
-	for (int i = 0; i < a->n; i++)
-		if (!strcmp(a->v[i], s))
-			return 0;
-	v = realloc(a->v, (a->n + 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	a->v = v;
-	a->v[a->n] = strdup(s);
-	return a->v[a->n] ? (a->n++, 0) : -ENOMEM;
-}
-
-static void names_free(struct armed_names *a)
-{
-	for (int i = 0; i < a->n; i++)
-		free(a->v[i]);
-	free(a->v);
-	a->v = NULL;
-	a->n = 0;
-}
-
-static bool names_has(const struct armed_names *a, const char *s)
-{
-	for (int i = 0; i < a->n; i++)
-		if (!strcmp(a->v[i], s))
-			return true;
-	return false;
 }
 
 /* Find the hit event's GROUP:EVENT string field and its thread-group pid field. */
@@ -243,7 +211,7 @@ static void print_hit(const struct tracer *t, char *line)
 		else if (strncmp(tok, "pid=", 4) && strncmp(tok, "tgid=", 5) && used < sizeof(rest))
 			used += snprintf(rest + used, sizeof(rest) - used, " %s", tok);
 	}
-	if (!event || (t->want.n && !names_has(&t->want, event)))
+	if (!event || (t->want.n && !pc_strset_has(&t->want, event)))
 		return;
 	if (!strcmp(line, "<...>"))
 		line = comm_of(t, atoi(dash + 1), comm, sizeof(comm), line);
@@ -322,7 +290,7 @@ static void on_armed(const char *group, const char *event, void *ctx)
 	char name[2 * PROBECACHE_NAME_MAX + 2];
 
 	snprintf(name, sizeof(name), "%s:%s", group, event);
-	if (names_add(ctx, name))
+	if (pc_strset_add(ctx, name))
 		pc_warn("trace: out of memory: %s stays armed after trace", name);
 }
 
@@ -347,10 +315,10 @@ static int collect_wanted(struct tracer *t, char *const *pats, int npats)
 				continue;
 			kp = pc_kprobes_find(&k, s.b[i]->build_id, e->offset);
 			if (kp)
-				ret = names_add(&t->want, kp->name);
+				ret = pc_strset_add(&t->want, kp->name);
 		}
 	for (int i = 0; !ret && i < t->armed.n; i++)
-		ret = names_add(&t->want, t->armed.v[i]);
+		ret = pc_strset_add(&t->want, t->armed.v[i]);
 	pc_kprobes_free(&k);
 	pc_snapshot_free(&s);
 	if (pp)
@@ -457,8 +425,8 @@ static void cleanup(struct tracer *t)
 	stop_instance(t);
 	if (t->armed.n && disarm_quietly(t))
 		pc_warn("trace: some probes this run armed could not be disarmed");
-	names_free(&t->armed);
-	names_free(&t->want);
+	pc_strset_free(&t->armed);
+	pc_strset_free(&t->want);
 }
 
 static int run(struct tracer *t, char *const *pats, int npats, char **cmd)

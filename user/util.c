@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Messages and small helpers shared by every command. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <linux/probecache.h>
 
@@ -67,4 +69,38 @@ void pc_json_str(FILE *f, const char *s)
 			fputc(c, f);
 	}
 	fputc('"', f);
+}
+
+bool pc_strset_has(const struct pc_strset *s, const char *str)
+{
+	for (int i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i], str))
+			return true;
+	return false;
+}
+
+int pc_strset_add(struct pc_strset *s, const char *str)
+{
+	char **v;
+
+	if (pc_strset_has(s, str))
+		return 0;
+	v = realloc(s->v, (s->n + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	s->v = v;
+	s->v[s->n] = strdup(str);
+	if (!s->v[s->n])
+		return -ENOMEM;
+	s->n++;
+	return 0;
+}
+
+void pc_strset_free(struct pc_strset *s)
+{
+	for (int i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	s->v = NULL;
+	s->n = 0;
 }
