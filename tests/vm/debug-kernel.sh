@@ -7,8 +7,8 @@
 #   --print-dir  print DIR, build nothing
 #   --force      rebuild even if DIR exists, then print DIR
 # DIR = ${PROBECACHE_KCACHE:-/var/cache/probecache-test}/debug-SRCVER-HASH, SRCVER being
-# the linux-source-6.1 package version and HASH covering the config fragment and the
-# recipe below, so changing either builds a new kernel beside the old one.
+# the linux-source-6.1 package version and HASH covering the fragment's option lines and
+# the recipe below, so changing either builds a new kernel beside the old one.
 # The build log is DIR.log; on failure its tail goes to stderr.
 set -eu
 
@@ -35,7 +35,9 @@ esac
 [ -f "$frag" ] || die "$frag missing"
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
 	die "linux-source-6.1 is not installed (scripts/setup.sh)"
-hash=$({ cat "$frag"; echo "$recipe"; } | sha256sum | cut -c1-12)
+# Only option lines count, so editing a comment in the fragment does not cost a rebuild.
+hash=$({ grep -E '^(CONFIG_|# CONFIG_.* is not set)' "$frag"; echo "$recipe"; } |
+	sha256sum | cut -c1-12)
 dir=$cache/debug-$srcver-$hash
 log=$dir.log
 
