@@ -12,7 +12,8 @@ else
 	ok "insmod max_args=17 refused"
 fi
 check "insmod max_line=4096 refused" sh -c "! insmod $PC_KO max_line=4096 2>/dev/null"
-check "insmod" pc_load max_probes=3
+check "insmod" pc_load max_probes=3 max_args=2 max_line=300
+check_eq "parameters" "3 2 300" "$(cat /sys/module/probecache/parameters/max_probes /sys/module/probecache/parameters/max_args /sys/module/probecache/parameters/max_line | tr '\n' ' ' | sed 's/ $//')"
 check_eq "version" "0.1" "$(cat $PC_SYSFS/version)"
 check_eq "nr_probes starts at 0" "0" "$(cat $PC_SYSFS/nr_probes)"
 check_eq "control is 0200" "--w-------" "$(ls -l $PC_SYSFS/control | cut -c1-10)"
@@ -41,6 +42,10 @@ check_eq "nr_probes 3" "3" "$(cat $PC_SYSFS/nr_probes)"
 check_eq "type r" "r" "$(kget pcfix:add_ret type)"
 check "max_probes=3 refuses a 4th" sh -c "! printf 'add p:pcfix/x4 $pc_sdt_BUILD_ID $S:$pc_sdt_OFF_pc_index\n' > $PC_SYSFS/control"
 check_eq "max_probes reason" "line 1 col 5: event: max_probes (3) reached" "$(kerr)"
+check "max_args=2 refuses a third arg" sh -c "! printf 'add p:pcfix/x3 $pc_sdt_BUILD_ID $S:$pc_sdt_OFF_pc_index a=%%di b=%%si c=%%dx\n' > $PC_SYSFS/control"
+check_eq "its reason" "arg3: too many args" "$(kerr | sed 's/^line 1 col [0-9]*: //')"
+check "max_line=300 refuses a 301-byte line" sh -c "! printf 'add p:pcfix/x3 $pc_sdt_BUILD_ID $S:$pc_sdt_OFF_pc_index a=%%di%0250d\n' 0 > $PC_SYSFS/control"
+check_eq "its reason" "line 1 col 301: line: longer than max_line (300 bytes)" "$(kerr)"
 check "del" kctl "del pcfix:add"
 check "deleted probe's directory is gone" test ! -e $PCP/pcfix:add
 check_eq "nr_probes 2" "2" "$(cat $PC_SYSFS/nr_probes)"
