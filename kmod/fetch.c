@@ -43,6 +43,7 @@ static const unsigned short pc_reg_offs[PC_NR_REGS] = {
 	[PC_REG_IP] = offsetof(struct pt_regs, ip),
 };
 
+/* PC_REG_NONE, the missing base of "+OFF(,%I,S)", reads as 0. */
 static u64 pc_reg(struct pt_regs *regs, u8 reg)
 {
 	if (reg >= PC_NR_REGS)
