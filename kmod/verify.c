@@ -155,8 +155,10 @@ static int pc_note_build_id(struct file *f, const struct pc_elf_seg *s,
 		return -ENOMEM;
 	ret = pc_read_at(f, buf, len, s->offset, "PT_NOTE", err);
 	if (!ret) {
-		ret = pc_elf_find_build_id(buf, len, big_endian, id,
-					   PROBECACHE_BUILD_ID_MAX, id_len, &why);
+		/* p_align 8 notes (GNU property) use the 8-byte layout */
+		ret = pc_elf_find_build_id_align(buf, len, big_endian, s->align,
+						 id, PROBECACHE_BUILD_ID_MAX,
+						 id_len, &why);
 		if (ret && ret != -ENOENT)
 			pc_err_set(err, ret, "path", "PT_NOTE at 0x%llx: %s",
 				   s->offset, why);
