@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "record.h"
+#include "../unit/record_eq.h"
 
 #define CHECK(cond)							\
 	do {								\
@@ -31,30 +32,6 @@ static void check_error(int ret, const struct pc_parse_error *err, size_t size)
 	CHECK(err->column >= 1 && err->column <= size + 1);
 }
 
-static bool arg_eq(const struct pc_arg *a, const struct pc_arg *b)
-{
-	unsigned int i;
-
-	if (strcmp(a->name, b->name) || a->kind != b->kind || a->type != b->type ||
-	    a->nderef != b->nderef)
-		return false;
-	for (i = 0; i < a->nderef; i++)
-		if (a->deref[i] != b->deref[i])
-			return false;
-	switch (a->kind) {
-	case PC_BASE_REG:
-		return a->reg == b->reg;
-	case PC_BASE_IMM:
-		return a->imm == b->imm;
-	case PC_BASE_SIB:
-		return !memcmp(&a->sib, &b->sib, sizeof(a->sib));
-	case PC_BASE_FILEOFF:
-		return a->fileoff == b->fileoff;
-	case PC_BASE_RETVAL:
-		return true;
-	}
-	return false;
-}
 
 /* The whole record, rebuilt in canonical syntax from its parsed fields. */
 static size_t rebuild(const struct pc_record *r)
