@@ -125,10 +125,11 @@ static void pc_stale_work(struct work_struct *work)
 
 	if (atomic_cmpxchg(&p->state, PC_STATE_ARMED, PC_STATE_STALE) ==
 	    PC_STATE_ARMED) {
+		/* Say why before the (slow) unregister sync: state is already stale. */
+		pr_warn("%s: %s (offset 0x%llx) changed since verification (%s); disarming, state stale\n",
+			p->name, p->pathname, p->offset, what ? what : "content");
 		pc_uprobe_unregister_nosync(&p->up, &p->uc);
 		pc_uprobe_unregister_sync();
-		pr_warn("%s: %s (offset 0x%llx) changed since verification (%s); probe disarmed, state stale\n",
-			p->name, p->pathname, p->offset, what ? what : "content");
 	}
 	kobject_put(&p->kobj);
 }

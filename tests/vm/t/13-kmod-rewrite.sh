@@ -41,7 +41,7 @@ check_eq "rewritten program exits 0 with correct output" "$good_b rc=0" "$out rc
 wait_for 5 sh -c "[ \"\$(cat $PCP/rw:ours/state)\" = stale ]"
 check_eq "probe reads stale" "stale" "$(kget rw:ours state)"
 check_eq "no hit from the rewritten content" "1" "$(kget rw:ours hits)"
-check "kernel log says why" sh -c "dmesg | grep -q 'rw:ours: /tmp/rw (offset $P) changed since verification'"
+check "kernel log says why" wait_for 5 sh -c "dmesg | grep -q 'rw:ours: /tmp/rw (offset $P) changed since verification'"
 check_eq "runs correctly again (stale probe stays off)" "$good_b" "$(/tmp/rw)"
 check "del stale probe" kctl "del rw:ours"
 
