@@ -22,3 +22,15 @@ pc_ctl() {
 	cat "$PC_SYSFS/last_error" >&2
 	return 1
 }
+
+# wait_for SECONDS CMD...: poll CMD every 0.1 s until it succeeds
+wait_for() {
+	_n=$(($1 * 10))
+	shift
+	while [ "$_n" -gt 0 ]; do
+		"$@" && return 0
+		sleep 0.1
+		_n=$((_n - 1))
+	done
+	return 1
+}

@@ -10,6 +10,7 @@ pc_unload
 $P scan "$W" > /dev/null 2>&1
 check "load" $P load --module "$PC_KO"
 armed() { [ -d "$PC_SYSFS/probes/$1" ] && echo yes || echo no; }
+is_armed() { [ -d "$PC_SYSFS/probes/$1" ]; }
 
 $P trace sdt_ops:tick -- "$W" 5 > /tmp/t63.out 2> /tmp/t63.err; rc=$?
 check_eq "trace -- CMD: exit 0" "0" "$rc"
@@ -39,7 +40,7 @@ check_eq "trace without PATTERN shows every armed probe" "1 0" \
 	"$(grep -c ' sdt_ops:done ' /tmp/t63.out) $(grep -c ' sdt_ops:tick ' /tmp/t63.out)"
 $P trace sdt_ops:tick > /tmp/t63.out 2>&1 &
 tpid=$!
-sleep 2
+wait_for 20 is_armed sdt_ops:tick
 check_eq "  a running trace armed its probe" "yes" "$(armed sdt_ops:tick)"
 kill -TERM $tpid
 wait $tpid; rc=$?
@@ -52,6 +53,7 @@ wpid=$!
 "$W" 3 > /dev/null &	# another process: not traced with -p
 $P trace -p $wpid sdt_ops:tick > /tmp/t63.out 2> /tmp/t63.err &
 tpid=$!
+wait_for 20 is_armed sdt_ops:tick
 sleep 3
 "$W" 3 > /dev/null
 kill -INT $tpid
