@@ -118,7 +118,12 @@ flock 9
 log "kernel $kernel: $kver"
 build_all
 make_initramfs
+# One VM on the machine at a time, whichever checkout it comes from: two TCG guests
+# on two cores would each run at half speed and time out (build steps may overlap).
+exec 8> /tmp/probecache-vm.lock
+flock 8
 start=$(date +%s)
 boot
+exec 8>&-
 log "VM finished in $(( $(date +%s) - start ))s"
 "$vm/report.sh" "$kernel" "$out/tap.log" "$out/console.log"
