@@ -69,10 +69,10 @@ static inline bool pc_compat_filter(struct uprobe_consumer *uc,
 static inline void pc_uprobe_consumer_init(struct uprobe_consumer *uc, bool ret)
 {
 	memset(uc, 0, sizeof(*uc));
+	/* ->handler even for r: probes: only it can drop an unwanted mm. */
+	uc->handler = pc_compat_handler;
 	if (ret)
 		uc->ret_handler = pc_compat_ret_handler;
-	else
-		uc->handler = pc_compat_handler;
 	uc->filter = pc_compat_filter;
 }
 
@@ -140,6 +140,30 @@ static inline struct timespec64 pc_inode_mtime(const struct inode *inode)
 	return inode->i_mtime;
 #endif
 }
+
+/* ->readpage became ->read_folio in 5.19. */
+static inline bool pc_mapping_readable(const struct address_space *mapping)
+{
+#ifdef PC_HAVE_READ_FOLIO
+	return mapping->a_ops->read_folio;
+#else
+	return mapping->a_ops->readpage;
+#endif
+}
+
+/* bin_attribute callbacks take a const attribute since 6.17. */
+#ifdef PC_HAVE_BIN_ATTR_CONST
+#define pc_bin_attr_const	const
+#else
+#define pc_bin_attr_const
+#endif
+
+/* kobject_init() takes a const kobj_type since 6.1 (5.10: not). */
+#ifdef PC_HAVE_KOBJ_TYPE_CONST
+#define pc_ktype_const	const
+#else
+#define pc_ktype_const
+#endif
 
 /* __assign_str() lost its source argument in 6.10. */
 #ifdef PC_HAVE_ASSIGN_STR_1ARG

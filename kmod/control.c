@@ -4,16 +4,22 @@
  * dispatch each to the parser (record.c) and the probe table (probe.c).
  * Write semantics are documented in include/uapi/linux/probecache.h.
  */
+#include <linux/capability.h>
+#include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
 #include "pc.h"
 
-/* Control writes, the probe table and last_error: see pc.h. */
+/* The probe table: see pc.h. */
 DEFINE_MUTEX(pc_lock);
 
+/* last_error: a spinlock, so reading it never waits for a verification. */
+static DEFINE_SPINLOCK(pc_last_error_lock);
 static char pc_last_error[PC_WHY_MAX + 128];
 
 /*
@@ -21,14 +27,28 @@ static char pc_last_error[PC_WHY_MAX + 128];
  * next write() must start to continue them, the number of the line being
  * assembled (from offset 0, across write()s, for last_error), and the part
  * of that line received so far (text after the last '\n' of a write()).
+ *
+ * sysfs gives a bin attribute no open or release hook, so a writer is found
+ * by its struct file, which we hold a reference on: the key cannot be freed
+ * and reused while we keep its state. A writer whose file only we still
+ * hold has been closed; it is reaped when the next new writer comes, or at
+ * unload. Writers run in parallel; one writer's write()s are serialized.
  */
-static struct {
-	const struct file *file;
+struct pc_writer {
+	struct list_head node;		/* pc_writers, under pc_writers_lock */
+	struct mutex lock;
+	struct file *file;		/* referenced */
 	loff_t next_off;
 	unsigned int line;
 	size_t plen;
 	char pend[PAGE_SIZE];
-} pc_ctl;
+};
+
+#define PC_MAX_WRITERS	64
+
+static LIST_HEAD(pc_writers);
+static DEFINE_MUTEX(pc_writers_lock);
+static unsigned int pc_nr_writers;
 
 int pc_err_set(struct pc_err *err, int ret, const char *field,
 	       const char *fmt, ...)
@@ -125,21 +145,30 @@ static int pc_apply_line(const char *line, size_t len,
 		pc_probe_clear();
 		break;
 	}
+	/* Every rejection says why, allocation failures included. */
+	if (ret && !err->why[0])
+		pc_err_set(err, ret, "line", "%s", ret == -ENOMEM ?
+			   "out of memory" : "rejected");
 	if (ret && !err->col)
 		err->col = pc_field_col(line, len, cmd, err->field);
 	return ret;
 }
 
-static void pc_ctl_error(const struct pc_err *err)
+static void pc_ctl_error(const struct pc_writer *w, const struct pc_err *err)
 {
-	scnprintf(pc_last_error, sizeof(pc_last_error), "line %u col %u: %s: %s",
-		  pc_ctl.line, err->col, err->field ? err->field : "line",
-		  err->why);
+	char msg[sizeof(pc_last_error)];
+
+	scnprintf(msg, sizeof(msg), "line %u col %u: %s: %s", w->line, err->col,
+		  err->field ? err->field : "line", err->why);
+	spin_lock(&pc_last_error_lock);
+	strscpy(pc_last_error, msg, sizeof(pc_last_error));
+	spin_unlock(&pc_last_error_lock);
 }
 
-static int pc_ctl_too_long(size_t len, struct pc_err *err)
+static int pc_ctl_too_long(const struct pc_writer *w, size_t len,
+			   struct pc_err *err)
 {
-	if (pc_ctl.plen + len <= pc_max_line)
+	if (w->plen + len <= pc_max_line)
 		return 0;
 	pc_err_set(err, -E2BIG, "line", "longer than max_line (%u bytes)",
 		   pc_max_line);
@@ -148,14 +177,15 @@ static int pc_ctl_too_long(size_t len, struct pc_err *err)
 }
 
 /* Keep @len bytes after the last '\n' of a write() as the next line's start. */
-static int pc_ctl_hold(const char *buf, size_t len, struct pc_err *err)
+static int pc_ctl_hold(struct pc_writer *w, const char *buf, size_t len,
+		       struct pc_err *err)
 {
-	int ret = pc_ctl_too_long(len, err);
+	int ret = pc_ctl_too_long(w, len, err);
 
 	if (ret)
 		return ret;
-	memcpy(pc_ctl.pend + pc_ctl.plen, buf, len);
-	pc_ctl.plen += len;
+	memcpy(w->pend + w->plen, buf, len);
+	w->plen += len;
 	return 0;
 }
 
@@ -163,80 +193,168 @@ static int pc_ctl_hold(const char *buf, size_t len, struct pc_err *err)
  * Apply the line that @buf (@len bytes up to its '\n') completes. The held
  * part is left as it was, so a rejected line is retried with the same bytes.
  */
-static int pc_ctl_line(const char *buf, size_t len, struct pc_command *cmd,
-		       struct pc_err *err)
+static int pc_ctl_line(struct pc_writer *w, const char *buf, size_t len,
+		       struct pc_command *cmd, struct pc_err *err)
 {
 	const char *line = buf;
-	int ret = pc_ctl_too_long(len, err);
+	int ret = pc_ctl_too_long(w, len, err);
 
 	if (ret)
 		return ret;
-	if (pc_ctl.plen) {
-		memcpy(pc_ctl.pend + pc_ctl.plen, buf, len);
-		line = pc_ctl.pend;
-		len += pc_ctl.plen;
+	if (w->plen) {
+		memcpy(w->pend + w->plen, buf, len);
+		line = w->pend;
+		len += w->plen;
 	}
 	return len ? pc_apply_line(line, len, cmd, err) : 0;
 }
 
-/*
- * kernfs hands a write() to us in chunks of at most PAGE_SIZE. Lines end at
- * '\n'; text after the last one is kept as the start of the next line of
- * the same writer, so any split of the text into write()s (stdio buffers,
- * kernfs chunks) gives the same lines. On a rejected line the lines before
- * it stay applied and we return their byte count; the writer resends from
- * the rejected line, which then comes first and fails write() with errno.
- */
-ssize_t pc_control_write(struct file *file, const char *buf, loff_t off,
-			 size_t count)
+static void pc_writer_free(struct pc_writer *w)
 {
-	struct pc_command *cmd;
-	struct pc_err err;
+	list_del(&w->node);
+	pc_nr_writers--;
+	fput(w->file);
+	kfree(w);
+}
+
+/* Drop writers whose file only we still hold (closed by their owner). */
+static void pc_writers_reap(void)
+{
+	struct pc_writer *w, *tmp;
+
+	lockdep_assert_held(&pc_writers_lock);
+	list_for_each_entry_safe(w, tmp, &pc_writers, node)
+		if (file_count(w->file) == 1)
+			pc_writer_free(w);
+}
+
+/* The writer of @file, created on its first write(); returned locked. */
+static struct pc_writer *pc_writer_get(struct file *file)
+{
+	struct pc_writer *w;
+
+	mutex_lock(&pc_writers_lock);
+	list_for_each_entry(w, &pc_writers, node)
+		if (w->file == file)
+			goto found;
+	pc_writers_reap();
+	w = NULL;
+	if (pc_nr_writers >= PC_MAX_WRITERS)
+		goto out;
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		goto out;
+	mutex_init(&w->lock);
+	w->file = get_file(file);
+	list_add(&w->node, &pc_writers);
+	pc_nr_writers++;
+found:
+	mutex_lock(&w->lock);
+out:
+	mutex_unlock(&pc_writers_lock);
+	return w;
+}
+
+/* At unload, after control is gone: no write() can be in flight. */
+void pc_control_exit(void)
+{
+	struct pc_writer *w, *tmp;
+
+	mutex_lock(&pc_writers_lock);
+	list_for_each_entry_safe(w, tmp, &pc_writers, node)
+		pc_writer_free(w);
+	mutex_unlock(&pc_writers_lock);
+}
+
+/*
+ * Both the task writing and the one that opened the file must be allowed to
+ * trace every process (as perf_event_open() asks of a system-wide event):
+ * mode 0200 lets any uid-0 task through, even one that dropped every
+ * capability, and an fd handed across a privilege boundary proves nothing.
+ */
+static bool pc_ctl_capable(const struct file *file)
+{
+	return perfmon_capable() &&
+	       (file_ns_capable(file, &init_user_ns, CAP_PERFMON) ||
+		file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN));
+}
+
+/* Consume @count bytes of @w's write() at @off; see pc_control_write(). */
+static ssize_t pc_ctl_consume(struct pc_writer *w, const char *buf,
+			      loff_t off, size_t count, struct pc_command *cmd)
+{
 	size_t done = 0, len;
+	struct pc_err err;
 	const char *nl;
 	int ret = 0;
 
-	cmd = kmalloc(sizeof(*cmd), GFP_KERNEL);
-	if (!cmd)
-		return -ENOMEM;
-	mutex_lock(&pc_lock);
-	if (off == 0 || file != pc_ctl.file || off != pc_ctl.next_off) {
-		pc_ctl.file = file;
-		pc_ctl.line = 1;
-		pc_ctl.plen = 0;
+	if (off == 0 || off != w->next_off) {
+		w->line = 1;
+		w->plen = 0;
 	}
 	while (done < count) {
 		nl = memchr(buf + done, '\n', count - done);
 		len = nl ? nl - (buf + done) : count - done;
 		memset(&err, 0, sizeof(err));
 		if (nl)
-			ret = pc_ctl_line(buf + done, len, cmd, &err);
+			ret = pc_ctl_line(w, buf + done, len, cmd, &err);
 		else
-			ret = pc_ctl_hold(buf + done, len, &err);
+			ret = pc_ctl_hold(w, buf + done, len, &err);
 		if (ret) {
-			pc_ctl_error(&err);
+			pc_ctl_error(w, &err);
 			break;
 		}
 		if (!nl) {
 			done += len;
 			break;
 		}
-		pc_ctl.plen = 0;
+		w->plen = 0;
 		done += len + 1;
-		pc_ctl.line++;
+		w->line++;
 	}
-	pc_ctl.next_off = off + done;
-	mutex_unlock(&pc_lock);
-	kfree(cmd);
+	w->next_off = off + done;
 	return done ? done : ret;
+}
+
+/*
+ * kernfs hands a write() to us in chunks of at most PAGE_SIZE. Lines end at
+ * '\n'; text after the last one is kept as the start of the next line of
+ * the same writer (open file), so any split of the text into write()s
+ * (stdio buffers, kernfs chunks) gives the same lines, whatever other
+ * writers do meanwhile. On a rejected line the lines before it stay applied
+ * and we return their byte count; the writer resends from the rejected
+ * line, which then comes first and fails write() with errno. No global lock
+ * is held here: verifying a record reads the named file (probe.c).
+ */
+ssize_t pc_control_write(struct file *file, const char *buf, loff_t off,
+			 size_t count)
+{
+	struct pc_command *cmd;
+	struct pc_writer *w;
+	ssize_t ret;
+
+	if (!pc_ctl_capable(file))
+		return -EPERM;
+	cmd = kmalloc(sizeof(*cmd), GFP_KERNEL);
+	if (!cmd)
+		return -ENOMEM;
+	w = pc_writer_get(file);
+	if (!w) {
+		kfree(cmd);
+		return -EBUSY;
+	}
+	ret = pc_ctl_consume(w, buf, off, count, cmd);
+	mutex_unlock(&w->lock);
+	kfree(cmd);
+	return ret;
 }
 
 ssize_t pc_last_error_show(char *buf)
 {
 	ssize_t n;
 
-	mutex_lock(&pc_lock);
+	spin_lock(&pc_last_error_lock);
 	n = pc_last_error[0] ? sysfs_emit(buf, "%s\n", pc_last_error) : 0;
-	mutex_unlock(&pc_lock);
+	spin_unlock(&pc_last_error_lock);
 	return n;
 }

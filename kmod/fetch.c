@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Argument fetching for probecache:hit. Runs in the hit handler, and only
- * while the tracepoint is enabled (the caller checks): no allocation, no sleeping (per-cpu
- * scratch under preempt_disable, nofault user reads).
+ * while the tracepoint is enabled (the caller checks). uprobe handlers run
+ * in the probed task and may sleep, so user memory is read with faulting
+ * copies, as trace_uprobe does: a value in a page not yet resident is
+ * fetched, not reported as a fault. The per-cpu scratch is taken under its
+ * mutex (a sleeping fetch may migrate), no allocation on the hit path.
  */
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/uaccess.h>
@@ -16,6 +20,7 @@
 #define PC_TEXT_MAX	2048
 
 struct pc_scratch {
+	struct mutex lock;
 	u64 vals[PROBECACHE_MAX_ARGS];
 	char str[PROBECACHE_STRING_MAX + 1];
 	char text[PC_TEXT_MAX];
@@ -88,8 +93,8 @@ static u64 pc_narrow(u64 v, enum pc_type t)
 
 static int pc_load(u64 addr, void *dst, size_t len)
 {
-	return copy_from_user_nofault(dst, (const void __user *)(uintptr_t)addr,
-				      len) ? -EFAULT : 0;
+	return copy_from_user(dst, (const void __user *)(uintptr_t)addr, len) ?
+	       -EFAULT : 0;
 }
 
 /*
@@ -110,21 +115,24 @@ static int pc_walk(const struct pc_arg *a, u64 *addr)
 	return 0;
 }
 
+/* Bytes that would break the quoted "..." in the text become '.'. */
 static int pc_fetch_str(u64 addr, char *str)
 {
+	unsigned char c;
 	long n;
 	int i;
 
-	pagefault_disable();
 	n = strncpy_from_user(str, (const char __user *)(uintptr_t)addr,
 			      PROBECACHE_STRING_MAX);
-	pagefault_enable();
 	if (n < 0)
 		return -EFAULT;
 	str[n] = '\0';
-	for (i = 0; i < n; i++)
-		if (str[i] < 0x20 || str[i] == '"' || str[i] == 0x7f)
+	for (i = 0; i < n; i++) {
+		/* unsigned: the answer must not depend on -funsigned-char */
+		c = str[i];
+		if (c < 0x20 || c == '"' || c >= 0x7f)
 			str[i] = '.';
+	}
 	return 0;
 }
 
@@ -168,7 +176,8 @@ void pc_fetch_emit(const struct pc_probe *p, struct pt_regs *regs,
 	size_t len = 0;
 	int ret;
 
-	s = get_cpu_ptr(pc_scratch);
+	s = per_cpu_ptr(pc_scratch, raw_smp_processor_id());
+	mutex_lock(&s->lock);
 	s->text[0] = '\0';
 	for (i = 0; i < p->nargs; i++) {
 		s->vals[i] = 0;
@@ -179,13 +188,19 @@ void pc_fetch_emit(const struct pc_probe *p, struct pt_regs *regs,
 	}
 	trace_hit(p->name, bp_vaddr, p->nargs, s->vals,
 		  len ? s->text + 1 : s->text);
-	put_cpu_ptr(pc_scratch);
+	mutex_unlock(&s->lock);
 }
 
 int pc_fetch_init(void)
 {
+	int cpu;
+
 	pc_scratch = alloc_percpu(struct pc_scratch);
-	return pc_scratch ? 0 : -ENOMEM;
+	if (!pc_scratch)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		mutex_init(&per_cpu_ptr(pc_scratch, cpu)->lock);
+	return 0;
 }
 
 void pc_fetch_exit(void)

@@ -21,6 +21,14 @@ unsigned int pc_max_line = PROBECACHE_LINE_MAX - 1;
 module_param_named(max_line, pc_max_line, uint, 0444);
 MODULE_PARM_DESC(max_line, "Longest control line in bytes without its newline, < PAGE_SIZE (default 4095)");
 
+bool pc_public_probes;
+module_param_named(public_probes, pc_public_probes, bool, 0444);
+MODULE_PARM_DESC(public_probes, "Let every user read each probe's hits, path, args and pid (default: root only)");
+
+unsigned int pc_test_arm_delay_ms;
+module_param_named(test_arm_delay_ms, pc_test_arm_delay_ms, uint, 0644);
+MODULE_PARM_DESC(test_arm_delay_ms, "Tests only: sleep this long before registering and before marking armed");
+
 static int pc_check_params(void)
 {
 	if (pc_max_args > PROBECACHE_MAX_ARGS) {
@@ -69,9 +77,8 @@ err_fetch:
 static void __exit pc_exit(void)
 {
 	pc_sysfs_remove_control();
-	mutex_lock(&pc_lock);
+	pc_control_exit();
 	pc_probe_clear();
-	mutex_unlock(&pc_lock);
 	pc_probe_exit();
 	pc_sysfs_exit();
 	pc_fetch_exit();

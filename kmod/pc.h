@@ -5,6 +5,8 @@
 #ifndef _PC_MODULE_H
 #define _PC_MODULE_H
 
+#include <linux/elf.h>
+#include <linux/fs.h>
 #include <linux/hashtable.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
@@ -19,9 +21,22 @@
 extern unsigned int pc_max_probes;
 extern unsigned int pc_max_args;
 extern unsigned int pc_max_line;
+extern bool pc_public_probes;
+extern unsigned int pc_test_arm_delay_ms;
 
-/* Serializes control writes, probe table changes and last_error. */
+/*
+ * Guards the probe table (hash, list, count, sysfs directories). Never held
+ * across file I/O or uprobe registration: verifying a record reads a file
+ * that may block, or be one of our own sysfs files.
+ */
 extern struct mutex pc_lock;
+
+/* The only ELF machine whose registers fetch.c knows. */
+#ifdef CONFIG_X86_64
+#define PC_ELF_MACHINE	EM_X86_64
+#else
+#error "probecache: argument fetch is implemented for x86-64 only"
+#endif
 
 #define PC_WHY_MAX	256
 
@@ -94,6 +109,22 @@ struct pc_probe {
 };
 
 #define PC_F_STALE_QUEUED	0
+#define PC_F_WRITE_DENIED	1	/* holds a deny on inode->i_writecount */
+
+/*
+ * Like exec: while a probe is armed its file cannot be opened for writing
+ * (ETXTBSY), and a file open for writing cannot be armed. The counter is the
+ * real inode's, which is what writes through any mount or overlay reach.
+ */
+static inline int pc_inode_deny_write(struct inode *inode)
+{
+	return atomic_dec_unless_positive(&inode->i_writecount) ? 0 : -ETXTBSY;
+}
+
+static inline void pc_inode_allow_write(struct inode *inode)
+{
+	atomic_inc(&inode->i_writecount);
+}
 
 /* verify.c */
 int pc_verify(const struct pc_record *rec, const char *pathname,
@@ -102,7 +133,7 @@ void pc_verified_release(struct pc_verified *v);
 int pc_ident_take(struct inode *inode, struct pc_ident *id);
 const char *pc_ident_changed(const struct pc_ident *id, struct inode *inode);
 
-/* probe.c */
+/* probe.c: add, del and clear take pc_lock themselves */
 extern unsigned int pc_nr_probes;
 int pc_probe_add(const struct pc_record *rec, struct pc_err *err);
 int pc_probe_del(const char *group, const char *event, struct pc_err *err);
@@ -120,7 +151,7 @@ void pc_fetch_emit(const struct pc_probe *p, struct pt_regs *regs,
 
 /* sysfs.c */
 extern struct kobject *pc_probes_kobj;
-extern const struct kobj_type pc_probe_ktype;
+extern pc_ktype_const struct kobj_type pc_probe_ktype;
 int pc_sysfs_init(void);
 void pc_sysfs_remove_control(void);
 void pc_sysfs_exit(void);
@@ -129,5 +160,6 @@ void pc_sysfs_exit(void);
 ssize_t pc_control_write(struct file *file, const char *buf, loff_t off,
 			 size_t count);
 ssize_t pc_last_error_show(char *buf);
+void pc_control_exit(void);
 
 #endif /* _PC_MODULE_H */

@@ -4,6 +4,7 @@
  * clear, and the uprobe consumer callbacks. Table changes run under pc_lock;
  * a probe's memory lives as long as its kobject.
  */
+#include <linux/delay.h>
 #include <linux/jhash.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
@@ -53,9 +54,9 @@ u64 pc_probe_hits(const struct pc_probe *p)
 static int pc_hit(struct pc_probe *p, struct pt_regs *regs,
 		  unsigned long bp_vaddr)
 {
-	/* Inherited by fork, or mapped before the filter could say no. */
-	if (p->mm && current->mm != p->mm)
-		return UPROBE_HANDLER_REMOVE;
+	/* Until the unregister sync, a stale or deleted probe may still run. */
+	if (atomic_read(&p->state) != PC_STATE_ARMED)
+		return 0;
 	this_cpu_inc(*p->hits);
 	/* A static branch: fetching costs nothing until someone traces. */
 	if (trace_hit_enabled())
@@ -63,10 +64,20 @@ static int pc_hit(struct pc_probe *p, struct pt_regs *regs,
 	return 0;
 }
 
+/*
+ * Entry of every probe, r: ones included (as trace_uprobe does): the uprobe
+ * core takes UPROBE_HANDLER_REMOVE only from ->handler, and a task that is
+ * not the pid's (a child that inherited the breakpoint by fork, or an mm
+ * mapped before the filter could say no) must lose it, not keep it armed.
+ */
 int pc_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct pc_probe *p = container_of(uc, struct pc_probe, uc);
 
+	if (p->mm && current->mm != p->mm)
+		return UPROBE_HANDLER_REMOVE;
+	if (p->retprobe)
+		return 0;
 	/* The uprobe core has already rewound ip to the breakpoint. */
 	return pc_hit(p, regs, instruction_pointer(regs));
 }
@@ -76,6 +87,8 @@ int pc_uprobe_ret_hit(struct uprobe_consumer *uc, unsigned long func,
 {
 	struct pc_probe *p = container_of(uc, struct pc_probe, uc);
 
+	if (p->mm && current->mm != p->mm)
+		return 0;
 	pc_hit(p, regs, func);
 	return 0;
 }
@@ -109,26 +122,52 @@ bool pc_uprobe_want(struct uprobe_consumer *uc, struct mm_struct *mm)
 	return true;
 }
 
+/* Writers were refused while armed (verify.c); let them in again. */
+static void pc_probe_allow_writes(struct pc_probe *p)
+{
+	if (test_and_clear_bit(PC_F_WRITE_DENIED, &p->flags))
+		pc_inode_allow_write(p->inode);
+}
+
+/*
+ * Detach the consumer. After unregister no mm holds the breakpoint (only
+ * handlers already running may still be in flight until the sync), so the
+ * file may be written again.
+ */
+static void pc_probe_unregister(struct pc_probe *p)
+{
+	pc_uprobe_unregister_nosync(&p->up, &p->uc);
+	pc_probe_allow_writes(p);
+}
+
 /* Detach the consumer unless the stale work already did; no sync here. */
 static void pc_probe_disarm(struct pc_probe *p)
 {
 	int old = atomic_xchg(&p->state, PC_STATE_DISARMED);
 
 	if (old == PC_STATE_ARMED)
-		pc_uprobe_unregister_nosync(&p->up, &p->uc);
+		pc_probe_unregister(p);
 }
 
 static void pc_stale_work(struct work_struct *work)
 {
 	struct pc_probe *p = container_of(work, struct pc_probe, stale_work);
-	const char *what = pc_ident_changed(&p->ident, p->inode);
+	const char *what;
 
+	/*
+	 * Cleared before looking at the state: the filter may have seen the
+	 * change while the probe was still arming, and the re-check that
+	 * follows arming must be able to queue us again.
+	 */
+	clear_bit(PC_F_STALE_QUEUED, &p->flags);
+	smp_mb__after_atomic();
+	what = pc_ident_changed(&p->ident, p->inode);
 	if (atomic_cmpxchg(&p->state, PC_STATE_ARMED, PC_STATE_STALE) ==
 	    PC_STATE_ARMED) {
 		/* Say why before the (slow) unregister sync: state is already stale. */
 		pr_warn("%s: %s (offset 0x%llx) changed since verification (%s); disarming, state stale\n",
 			p->name, p->pathname, p->offset, what ? what : "content");
-		pc_uprobe_unregister_nosync(&p->up, &p->uc);
+		pc_probe_unregister(p);
 		pc_uprobe_unregister_sync();
 	}
 	kobject_put(&p->kobj);
@@ -140,8 +179,10 @@ void pc_probe_release(struct kobject *kobj)
 
 	if (p->mm)
 		mmdrop(p->mm);
-	if (p->inode)
+	if (p->inode) {
+		pc_probe_allow_writes(p);
 		iput(p->inode);
+	}
 	path_put(&p->path);
 	free_percpu(p->hits);
 	kfree(p->pathname);
@@ -261,7 +302,40 @@ static struct pc_probe *pc_probe_alloc(const struct pc_record *rec)
 	return p;
 }
 
-/* Verify the file, then register on the very inode that was verified. */
+/* Test hook: widen the windows between verify, register and armed. */
+static void pc_test_delay(void)
+{
+	unsigned int ms = READ_ONCE(pc_test_arm_delay_ms);
+
+	if (ms)
+		msleep(ms);
+}
+
+/* uprobe_register() says only an errno: name the likeliest field. */
+static int pc_register_error(const struct pc_probe *p, int ret,
+			     struct pc_err *err)
+{
+	if (ret == -ENOMEM)
+		return pc_err_set(err, ret, "event", "out of memory");
+	if (ret == -EIO)
+		return pc_err_set(err, ret, "path",
+				  "%s cannot be read through the page cache",
+				  p->pathname);
+	if (ret == -EINVAL && p->ref_ctr_offset)
+		return pc_err_set(err, ret, "ref_ctr",
+				  "uprobe_register refused 0x%llx(0x%llx): another probe at this offset uses another semaphore, or the offset is invalid",
+				  p->offset, p->ref_ctr_offset);
+	return pc_err_set(err, ret, "offset",
+			  "uprobe_register refused 0x%llx: error %d",
+			  p->offset, ret);
+}
+
+/*
+ * Verify the file, then register on the very inode that was verified.
+ * Verification denied writes to that inode first, so its content stays the
+ * verified one for as long as the probe is armed. No lock held: this reads
+ * the file and faults pages of it in.
+ */
 static int pc_probe_arm(struct pc_probe *p, const struct pc_record *rec,
 			struct pc_err *err)
 {
@@ -274,17 +348,19 @@ static int pc_probe_arm(struct pc_probe *p, const struct pc_record *rec,
 	ret = pc_probe_set_args(p, rec, v.elf, err);
 	if (ret)
 		goto err_verified;
-	/* The probe owns the references from here; release() drops them. */
+	/* The probe owns the references and the write denial from here. */
 	p->path = v.path;
 	p->inode = v.inode;
 	p->ident = v.ident;
+	set_bit(PC_F_WRITE_DENIED, &p->flags);
 	kfree(v.elf);
+	pc_test_delay();
 	pc_uprobe_consumer_init(&p->uc, p->retprobe);
 	ret = pc_uprobe_register(&p->up, p->inode, p->offset,
 				 p->ref_ctr_offset, &p->uc);
 	if (ret)
-		return pc_err_set(err, ret, "offset",
-				  "uprobe_register failed: error %d", ret);
+		return pc_register_error(p, ret, err);
+	pc_test_delay();
 	atomic_set(&p->state, PC_STATE_ARMED);
 	/* A change the filter saw during registration was not acted on yet. */
 	if (pc_ident_changed(&p->ident, p->inode))
@@ -296,23 +372,53 @@ err_verified:
 	return ret;
 }
 
+/* Cheap refusals first, and again at insert: writers race in between. */
+static int pc_probe_check_room(const struct pc_probe *p, struct pc_err *err)
+{
+	lockdep_assert_held(&pc_lock);
+	if (pc_nr_probes >= pc_max_probes)
+		return pc_err_set(err, -ENOSPC, "event",
+				  "max_probes (%u) reached", pc_max_probes);
+	if (pc_probe_find(p->name))
+		return pc_err_set(err, -EEXIST, "event", "%s already exists",
+				  p->name);
+	return 0;
+}
+
+static int pc_probe_insert(struct pc_probe *p, struct pc_err *err)
+{
+	int ret;
+
+	mutex_lock(&pc_lock);
+	ret = pc_probe_check_room(p, err);
+	if (ret)
+		goto out;
+	ret = kobject_add(&p->kobj, pc_probes_kobj, "%s", p->name);
+	if (ret) {
+		pc_err_set(err, ret, "event", "cannot create sysfs directory");
+		goto out;
+	}
+	hash_add(pc_probe_hash, &p->hnode, pc_name_hash(p->name));
+	list_add_tail(&p->node, &pc_probe_list);
+	pc_nr_probes++;
+out:
+	mutex_unlock(&pc_lock);
+	return ret;
+}
+
 int pc_probe_add(const struct pc_record *rec, struct pc_err *err)
 {
 	struct pc_probe *p;
 	int ret;
 
-	lockdep_assert_held(&pc_lock);
-	if (pc_nr_probes >= pc_max_probes)
-		return pc_err_set(err, -ENOSPC, "event",
-				  "max_probes (%u) reached", pc_max_probes);
 	p = pc_probe_alloc(rec);
 	if (!p)
 		return pc_err_set(err, -ENOMEM, "event", "out of memory");
-	if (pc_probe_find(p->name)) {
-		ret = pc_err_set(err, -EEXIST, "event", "%s already exists",
-				 p->name);
+	mutex_lock(&pc_lock);
+	ret = pc_probe_check_room(p, err);
+	mutex_unlock(&pc_lock);
+	if (ret)
 		goto err_put;
-	}
 	if (rec->pid) {
 		ret = pc_probe_set_pid(p, rec->pid, err);
 		if (ret)
@@ -321,14 +427,9 @@ int pc_probe_add(const struct pc_record *rec, struct pc_err *err)
 	ret = pc_probe_arm(p, rec, err);
 	if (ret)
 		goto err_put;
-	ret = kobject_add(&p->kobj, pc_probes_kobj, "%s", p->name);
-	if (ret) {
-		pc_err_set(err, ret, "event", "cannot create sysfs directory");
+	ret = pc_probe_insert(p, err);
+	if (ret)
 		goto err_disarm;
-	}
-	hash_add(pc_probe_hash, &p->hnode, pc_name_hash(p->name));
-	list_add_tail(&p->node, &pc_probe_list);
-	pc_nr_probes++;
 	return 0;
 
 err_disarm:
@@ -339,13 +440,13 @@ err_put:
 	return ret;
 }
 
-/* Remove @p from the table; the caller syncs and drops the reference. */
+/* Remove @p from the table; the caller disarms, syncs and puts it. */
 static void pc_probe_unlink(struct pc_probe *p)
 {
+	lockdep_assert_held(&pc_lock);
 	hash_del(&p->hnode);
 	list_del(&p->node);
 	pc_nr_probes--;
-	pc_probe_disarm(p);
 	kobject_del(&p->kobj);
 }
 
@@ -354,12 +455,15 @@ int pc_probe_del(const char *group, const char *event, struct pc_err *err)
 	char name[2 * PROBECACHE_NAME_MAX + 2];
 	struct pc_probe *p;
 
-	lockdep_assert_held(&pc_lock);
 	snprintf(name, sizeof(name), "%s:%s", group, event);
+	mutex_lock(&pc_lock);
 	p = pc_probe_find(name);
+	if (p)
+		pc_probe_unlink(p);
+	mutex_unlock(&pc_lock);
 	if (!p)
 		return pc_err_set(err, -ENOENT, "group", "no probe %s", name);
-	pc_probe_unlink(p);
+	pc_probe_disarm(p);
 	pc_uprobe_unregister_sync();
 	kobject_put(&p->kobj);
 	return 0;
@@ -371,11 +475,14 @@ void pc_probe_clear(void)
 	struct pc_probe *p, *tmp;
 	LIST_HEAD(dead);
 
-	lockdep_assert_held(&pc_lock);
+	mutex_lock(&pc_lock);
 	list_for_each_entry_safe(p, tmp, &pc_probe_list, node) {
 		pc_probe_unlink(p);
 		list_add_tail(&p->node, &dead);
 	}
+	mutex_unlock(&pc_lock);
+	list_for_each_entry(p, &dead, node)
+		pc_probe_disarm(p);
 	pc_uprobe_unregister_sync();
 	list_for_each_entry_safe(p, tmp, &dead, node) {
 		list_del(&p->node);

@@ -47,7 +47,8 @@ static const struct attribute_group pc_root_group = {
 
 /* A bin attribute: no PAGE_SIZE cap per write(), kernfs hands us chunks. */
 static ssize_t control_write(struct file *file, struct kobject *kobj,
-			     struct bin_attribute *attr, char *buf, loff_t off,
+			     pc_bin_attr_const struct bin_attribute *attr,
+			     char *buf, loff_t off,
 			     size_t count)
 {
 	return pc_control_write(file, buf, off, count);
@@ -125,14 +126,18 @@ static ssize_t type_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%c\n", to_probe(kobj)->retprobe ? 'r' : 'p');
 }
 
-static struct kobj_attribute pc_attr_hits = __ATTR_RO(hits);
+/*
+ * hits, path, args and pid tell what other users' programs do and when:
+ * readable by root only, unless public_probes=1 at load.
+ */
+static struct kobj_attribute pc_attr_hits = __ATTR_RO_MODE(hits, 0400);
 static struct kobj_attribute pc_attr_state = __ATTR_RO(state);
 static struct kobj_attribute pc_attr_build_id = __ATTR_RO(build_id);
-static struct kobj_attribute pc_attr_path = __ATTR_RO(path);
+static struct kobj_attribute pc_attr_path = __ATTR_RO_MODE(path, 0400);
 static struct kobj_attribute pc_attr_offset = __ATTR_RO(offset);
 static struct kobj_attribute pc_attr_ref_ctr_offset = __ATTR_RO(ref_ctr_offset);
-static struct kobj_attribute pc_attr_args = __ATTR_RO(args);
-static struct kobj_attribute pc_attr_pid = __ATTR_RO(pid);
+static struct kobj_attribute pc_attr_args = __ATTR_RO_MODE(args, 0400);
+static struct kobj_attribute pc_attr_pid = __ATTR_RO_MODE(pid, 0400);
 static struct kobj_attribute pc_attr_type = __ATTR_RO(type);
 
 static struct attribute *pc_probe_attrs[] = {
@@ -147,9 +152,24 @@ static struct attribute *pc_probe_attrs[] = {
 	&pc_attr_type.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(pc_probe);
 
-const struct kobj_type pc_probe_ktype = {
+static umode_t pc_probe_attr_mode(struct kobject *kobj, struct attribute *attr,
+				  int n)
+{
+	return pc_public_probes ? attr->mode | 0044 : attr->mode;
+}
+
+static const struct attribute_group pc_probe_group = {
+	.attrs = pc_probe_attrs,
+	.is_visible = pc_probe_attr_mode,
+};
+
+static const struct attribute_group *pc_probe_groups[] = {
+	&pc_probe_group,
+	NULL,
+};
+
+pc_ktype_const struct kobj_type pc_probe_ktype = {
 	.release = pc_probe_release,
 	.sysfs_ops = &kobj_sysfs_ops,
 	.default_groups = pc_probe_groups,

@@ -9,6 +9,8 @@
 #include <linux/err.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/magic.h>
+#include <linux/mount.h>
 #include <linux/namei.h>
 #include <linux/slab.h>
 
@@ -70,6 +72,30 @@ static int pc_read_at(struct file *f, void *buf, size_t len, u64 pos,
 	return 0;
 }
 
+/*
+ * What exec and uprobe_register() need of a file, checked on the O_PATH
+ * handle before anything is read: pseudo files (sysfs, procfs: SB_I_NOEXEC)
+ * and noexec mounts never hold code, and files without page-cache reads
+ * (tracefs, debugfs) can neither be probed nor be read without blocking.
+ * path_noexec() itself is not exported to modules.
+ */
+static int pc_check_fs(const struct path *path, const char *pathname,
+		       struct pc_err *err)
+{
+	struct inode *inode = d_inode(path->dentry);
+	struct super_block *sb = path->mnt->mnt_sb;
+
+	if ((path->mnt->mnt_flags & MNT_NOEXEC) || (sb->s_iflags & SB_I_NOEXEC))
+		return pc_err_set(err, -EACCES, "path",
+				  "%s is on a noexec or pseudo filesystem (%s)",
+				  pathname, sb->s_type->name);
+	if (!pc_mapping_readable(inode->i_mapping) && sb->s_magic != TMPFS_MAGIC)
+		return pc_err_set(err, -EACCES, "path",
+				  "%s: %s files cannot be read through the page cache",
+				  pathname, sb->s_type->name);
+	return 0;
+}
+
 /* Open @pathname once, without ever opening a device or FIFO. */
 static int pc_open(const char *pathname, struct pc_verified *v,
 		   struct file **filp, struct pc_err *err)
@@ -91,6 +117,9 @@ static int pc_open(const char *pathname, struct pc_verified *v,
 				 S_ISDIR(mode) ? "a directory" : "special");
 		goto err_opath;
 	}
+	ret = pc_check_fs(&opath->f_path, pathname, err);
+	if (ret)
+		goto err_opath;
 	f = dentry_open(&opath->f_path, O_RDONLY | O_LARGEFILE, current_cred());
 	if (IS_ERR(f)) {
 		ret = pc_err_set(err, PTR_ERR(f), "path",
@@ -126,6 +155,10 @@ static int pc_read_elf(struct file *f, struct pc_elf_info *elf,
 	ret = pc_elf_parse_ehdr(ehdr, len, elf, &why);
 	if (ret)
 		return pc_err_set(err, ret, "path", "ELF header: %s", why);
+	if (elf->machine != PC_ELF_MACHINE)
+		return pc_err_set(err, -ENOEXEC, "path",
+				  "ELF header: e_machine %u is not this machine's (%u)",
+				  elf->machine, PC_ELF_MACHINE);
 
 	len = (size_t)elf->phnum * elf->phentsize;
 	buf = kmalloc(len ? len : 1, GFP_KERNEL);
@@ -240,9 +273,10 @@ static int pc_check_file(struct file *f, const struct pc_record *rec,
 }
 
 /*
- * Open @pathname, check it is a regular ELF file whose build-id is the
- * record's and whose segments contain the record's offsets. On success @v
- * holds references to the path and the real inode (pc_verified_release()).
+ * Open @pathname, deny writes to it, check it is a regular ELF file of this
+ * machine whose build-id is the record's and whose segments contain the
+ * record's offsets. On success @v holds references to the path and the real
+ * inode and the write denial (pc_verified_release() drops all three).
  */
 int pc_verify(const struct pc_record *rec, const char *pathname,
 	      struct pc_verified *v, struct pc_err *err)
@@ -257,13 +291,24 @@ int pc_verify(const struct pc_record *rec, const char *pathname,
 	ret = pc_open(pathname, v, &f, err);
 	if (ret)
 		goto err_elf;
+	/* Before the first read: what we check is what stays. */
+	ret = pc_inode_deny_write(v->inode);
+	if (ret) {
+		pc_err_set(err, ret, "path",
+			   "%s is open for writing (or mapped shared and writable); it cannot be armed until the writer is gone",
+			   pathname);
+		fput(f);
+		goto err_refs;
+	}
 	pc_ident_take(v->inode, &v->ident);
 	ret = pc_check_file(f, rec, v, err);
 	fput(f);
 	if (ret)
-		goto err_refs;
+		goto err_deny;
 	return 0;
 
+err_deny:
+	pc_inode_allow_write(v->inode);
 err_refs:
 	iput(v->inode);
 	path_put(&v->path);
@@ -275,6 +320,7 @@ err_elf:
 
 void pc_verified_release(struct pc_verified *v)
 {
+	pc_inode_allow_write(v->inode);
 	iput(v->inode);
 	path_put(&v->path);
 	kfree(v->elf);
