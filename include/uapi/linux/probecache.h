@@ -61,10 +61,21 @@
  *    written are exactly the lines applied (plus any held partial line).
  *  - L counts lines from offset 0 of the open file (across those resumed
  *    writes); C is the 1-based byte column in that line.
- *  - errno: EINVAL bad syntax or a bad field, E2BIG line too long or too many
+ *  - Each open file of control is one writer: its partial line and line
+ *    count are its own, so concurrent writers never mix their lines.
+ *  - Writing needs CAP_PERFMON or CAP_SYS_ADMIN (initial user namespace),
+ *    both in the writing task and in the credentials control was opened
+ *    with; otherwise write() fails with EPERM and nothing is applied.
+ *  - An armed probe denies writes to its file (ETXTBSY for writers, as for a
+ *    running executable) until it is deleted or goes stale.
+ *  - errno: EPERM not privileged, EBUSY too many writers have control open,
+ *    EINVAL bad syntax or a bad field, E2BIG line too long or too many
  *    args, ENAMETOOLONG over-long name or path, ENOENT/EACCES/... the path
- *    cannot be opened, EISDIR directory, ENOEXEC not a usable ELF file or no
- *    build-id note, ESTALE build-id mismatch, ERANGE OFFSET, REFCTR or
+ *    cannot be opened, EISDIR directory, ENOEXEC not a usable ELF file, no
+ *    build-id note or an ELF file of another machine, EACCES the file is
+ *    on a noexec mount or a pseudo filesystem (sysfs, procfs, tracefs,
+ *    debugfs), ETXTBSY the file is open for writing or mapped shared and
+ *    writable, ESTALE build-id mismatch, ERANGE OFFSET, REFCTR or
  *    @+FILEOFF outside the required PT_LOAD, ESRCH no such pid, EEXIST
  *    GROUP:EVENT exists, ENOSPC max_probes reached, EAGAIN file changed
  *    while being verified; del of an unknown probe: ENOENT.
