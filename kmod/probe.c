@@ -157,10 +157,10 @@ static void pc_stale_work(struct work_struct *work)
 	/*
 	 * Cleared before looking at the state: the filter may have seen the
 	 * change while the probe was still arming, and the re-check that
-	 * follows arming must be able to queue us again.
+	 * follows arming must be able to queue us again (the fully ordered
+	 * cmpxchg below keeps the clear before our look at the state).
 	 */
 	clear_bit(PC_F_STALE_QUEUED, &p->flags);
-	smp_mb__after_atomic();
 	what = pc_ident_changed(&p->ident, p->inode);
 	if (atomic_cmpxchg(&p->state, PC_STATE_ARMED, PC_STATE_STALE) ==
 	    PC_STATE_ARMED) {
