@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ELF header, program header and note parsing over untrusted bytes.
+ * ELF header, program header, section header and note parsing (build-id,
+ * SDT probe sites) over untrusted bytes.
  *
  * Fields are read byte by byte in the file's own byte order, so the code
  * needs neither <elf.h> nor aligned buffers, and parses ELF32/ELF64 of
@@ -28,6 +29,10 @@
 #define PHDR32_SIZE	32
 #define PHDR64_SIZE	56
 #define NHDR_SIZE	12
+#define SHDR32_SIZE	40
+#define SHDR64_SIZE	64
+#define SHT_NOBITS_V	8
+#define NT_STAPSDT_V	3
 
 #define NT_GNU_BUILD_ID_V	3
 
@@ -100,10 +105,18 @@ static int read_ehdr(const u8 *p, size_t len, struct pc_elf_info *info, const ch
 		info->phoff = rd64(p + 32, be);
 		info->phentsize = rd16(p + 54, be);
 		info->phnum = rd16(p + 56, be);
+		info->shoff = rd64(p + 40, be);
+		info->shentsize = rd16(p + 58, be);
+		info->shnum = rd16(p + 60, be);
+		info->shstrndx = rd16(p + 62, be);
 	} else {
 		info->phoff = rd32(p + 28, be);
 		info->phentsize = rd16(p + 42, be);
 		info->phnum = rd16(p + 44, be);
+		info->shoff = rd32(p + 32, be);
+		info->shentsize = rd16(p + 46, be);
+		info->shnum = rd16(p + 48, be);
+		info->shstrndx = rd16(p + 50, be);
 	}
 	return 0;
 }
@@ -329,4 +342,125 @@ int pc_elf_off_to_vaddr(const struct pc_elf_info *info, u64 off, u64 *vaddr)
 		return -ERANGE;
 	*vaddr = s->vaddr + (off - s->offset);
 	return 0;
+}
+
+int pc_elf_vaddr_to_off(const struct pc_elf_info *info, u64 vaddr, u64 *off)
+{
+	const struct pc_elf_seg *s;
+	unsigned int i;
+
+	for (i = 0; i < info->nsegs && i < PC_ELF_MAX_PHDRS; i++) {
+		s = &info->segs[i];
+		if (s->type == PC_PT_LOAD && vaddr >= s->vaddr &&
+		    vaddr - s->vaddr < s->filesz) {
+			*off = s->offset + (vaddr - s->vaddr);
+			return 0;
+		}
+	}
+	return -ERANGE;
+}
+
+int pc_elf_shdr_table(const struct pc_elf_info *info, const char **why)
+{
+	if (!info->shnum || !info->shoff)
+		return bad(why, "no section headers");
+	if (info->shentsize != (info->is64 ? SHDR64_SIZE : SHDR32_SIZE))
+		return bad(why, "e_shentsize does not match the ELF class");
+	if (info->shnum > PC_ELF_MAX_SHDRS)
+		return bad(why, "too many section headers");
+	if (info->shstrndx >= info->shnum)
+		return bad(why, "e_shstrndx is not a section");
+	if (!range_ok(info->shoff, (u64)info->shnum * info->shentsize, info->file_size))
+		return bad(why, "section headers past end of file");
+	return 0;
+}
+
+int pc_elf_parse_shdr(const void *buf, size_t len, const struct pc_elf_info *info,
+		      unsigned int idx, struct pc_elf_sect *sect, const char **why)
+{
+	const u8 *p = (const u8 *)buf + (size_t)idx * info->shentsize;
+	bool be = info->big_endian;
+
+	if (idx >= info->shnum || len < ((size_t)idx + 1) * info->shentsize)
+		return bad(why, "truncated section headers");
+	sect->name = rd32(p, be);
+	sect->type = rd32(p + 4, be);
+	if (info->is64) {
+		sect->addr = rd64(p + 16, be);
+		sect->offset = rd64(p + 24, be);
+		sect->size = rd64(p + 32, be);
+	} else {
+		sect->addr = rd32(p + 12, be);
+		sect->offset = rd32(p + 16, be);
+		sect->size = rd32(p + 20, be);
+	}
+	if (sect->type != SHT_NOBITS_V &&
+	    !range_ok(sect->offset, sect->size, info->file_size))
+		return bad(why, "section past end of file");
+	return 0;
+}
+
+const char *pc_elf_sect_name(const char *strtab, size_t len,
+			     const struct pc_elf_sect *sect)
+{
+	if (sect->name >= len || !memchr(strtab + sect->name, '\0', len - sect->name))
+		return NULL;
+	return strtab + sect->name;
+}
+
+/* pc, base, semaphore: the first three words of an SDT note's descriptor. */
+static bool sdt_note_addrs(const u8 *p, const struct pc_note *n,
+			   const struct pc_elf_info *info, u64 addr[3])
+{
+	size_t asz = info->is64 ? 8 : 4;
+	unsigned int i;
+
+	if (n->type != NT_STAPSDT_V || n->namesz != 8 ||
+	    memcmp(p + n->name_off, "stapsdt", 8) || n->descsz < 3 * asz)
+		return false;
+	for (i = 0; i < 3; i++)
+		addr[i] = info->is64 ? rd64(p + n->desc_off + 8 * i, info->big_endian) :
+				       rd32(p + n->desc_off + 4 * i, info->big_endian);
+	return true;
+}
+
+/*
+ * Prelink moved the probes and semaphores by as much as it moved
+ * .stapsdt.base; the note still holds the link-time base (as perf and
+ * libbpf compute it).
+ */
+static u64 sdt_adjust(u64 addr, u64 note_base, bool have_base, u64 base_addr,
+		      bool is64)
+{
+	u64 v = addr;
+
+	if (have_base && note_base && addr)
+		v = addr + base_addr - note_base;
+	return is64 ? v : v & 0xffffffffULL;
+}
+
+int pc_sdt_find_site(const void *notes, size_t len, const struct pc_elf_info *info,
+		     bool have_base, u64 base_addr, u64 pc, u64 *sem,
+		     const char **why)
+{
+	const u8 *p = notes;
+	struct pc_note n;
+	u64 off = 0, a[3];
+	int ret;
+
+	while (off < len) {
+		ret = read_note(p, len, off, 4, info->big_endian, &n, why);
+		if (ret)
+			return ret;
+		off = n.next;
+		/* Notes of other kinds, or too short, are skipped, not fatal. */
+		if (!sdt_note_addrs(p, &n, info, a))
+			continue;
+		if (sdt_adjust(a[0], a[1], have_base, base_addr, info->is64) != pc)
+			continue;
+		*sem = sdt_adjust(a[2], a[1], have_base, base_addr, info->is64);
+		return 0;
+	}
+	*why = "no SDT note has this address";
+	return -ENOENT;
 }

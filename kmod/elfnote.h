@@ -12,6 +12,7 @@
 
 #define PC_ELF_MAX_PHDRS	64	/* more than any real binary; caps kernel_read size */
 #define PC_ELF_MAX_NOTE_BYTES	65536	/* PT_NOTE bytes read per segment at most */
+#define PC_ELF_MAX_SHDRS	4096	/* section headers read at most */
 
 /* Same values as <elf.h> / <linux/elf.h>, for code that includes neither. */
 #define PC_PT_LOAD		1
@@ -30,8 +31,9 @@ struct pc_elf_seg {
 struct pc_elf_info {
 	bool is64, big_endian;
 	u16 machine;
-	u64 phoff;
+	u64 phoff, shoff;
 	u16 phentsize, phnum;
+	u16 shentsize, shnum, shstrndx;
 	u64 file_size;		/* size of the file, for range checks */
 	unsigned int nsegs;
 	struct pc_elf_seg segs[PC_ELF_MAX_PHDRS];
@@ -75,5 +77,43 @@ bool pc_elf_in_load(const struct pc_elf_info *info, u64 off, u64 len, u32 flags)
  * accepting offsets up to p_offset + p_memsz (for .bss). Returns 0 or -ERANGE.
  */
 int pc_elf_off_to_vaddr(const struct pc_elf_info *info, u64 off, u64 *vaddr);
+
+/*
+ * Translate an ELF virtual address into its file offset, within the file
+ * range of a PT_LOAD (not its .bss tail). Returns 0 or -ERANGE.
+ */
+int pc_elf_vaddr_to_off(const struct pc_elf_info *info, u64 vaddr, u64 *off);
+
+struct pc_elf_sect {
+	u32 name;	/* offset into the section name string table */
+	u32 type;
+	u64 addr, offset, size;
+};
+
+/*
+ * Is the section header table of @info (e_shoff, e_shnum, e_shentsize,
+ * e_shstrndx from pc_elf_parse_ehdr()) sane and inside the file? 0 or
+ * -ENOEXEC with @why. Extended numbering (e_shnum 0) counts as none.
+ */
+int pc_elf_shdr_table(const struct pc_elf_info *info, const char **why);
+
+/* Section header @idx of the table @buf (@len bytes read at e_shoff). */
+int pc_elf_parse_shdr(const void *buf, size_t len, const struct pc_elf_info *info,
+		      unsigned int idx, struct pc_elf_sect *sect, const char **why);
+
+/* @sect's name in the string table @strtab of @len bytes; NULL if outside. */
+const char *pc_elf_sect_name(const char *strtab, size_t len,
+			     const struct pc_elf_sect *sect);
+
+/*
+ * Find the SDT probe (a "stapsdt" note of .note.stapsdt, @len bytes in
+ * @notes) whose address is @pc, after the prelink adjustment when the file
+ * has .stapsdt.base (@have_base, at @base_addr). Sets *@sem to that probe's
+ * semaphore address, adjusted the same way (0: none). Returns 0, -ENOENT
+ * if no note has @pc, -ENOEXEC (with @why) if a note header is malformed.
+ */
+int pc_sdt_find_site(const void *notes, size_t len, const struct pc_elf_info *info,
+		     bool have_base, u64 base_addr, u64 pc, u64 *sem,
+		     const char **why);
 
 #endif /* _PC_ELFNOTE_H */

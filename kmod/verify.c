@@ -12,6 +12,7 @@
 #include <linux/magic.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 
 #include "pc.h"
@@ -248,6 +249,163 @@ static int pc_check_offsets(const struct pc_record *rec,
 	return 0;
 }
 
+/* What an SDT check needs of the section headers. */
+struct pc_sdt_sects {
+	struct pc_elf_sect notes;	/* .note.stapsdt */
+	bool have_notes, have_base;
+	u64 base_addr;			/* .stapsdt.base's sh_addr */
+};
+
+#define PC_MAX_SHSTRTAB		(1 << 20)
+#define PC_MAX_SDT_NOTES	(16 << 20)
+
+/* Read @len bytes at @pos into a new kvmalloc()ed buffer. */
+static void *pc_read_new(struct file *f, size_t len, u64 pos, const char *what,
+			 struct pc_err *err)
+{
+	void *buf = kvmalloc(len ? len : 1, GFP_KERNEL);
+
+	if (!buf) {
+		pc_err_set(err, -ENOMEM, "path", "out of memory reading %s", what);
+		return ERR_PTR(-ENOMEM);
+	}
+	if (pc_read_at(f, buf, len, pos, what, err)) {
+		kvfree(buf);
+		return ERR_PTR(-EIO);
+	}
+	return buf;
+}
+
+static int pc_find_sdt_sects(const void *shdrs, size_t len, const char *strtab,
+			     size_t strtab_len, const struct pc_elf_info *elf,
+			     struct pc_sdt_sects *ss, struct pc_err *err)
+{
+	const char *why = "malformed", *name;
+	struct pc_elf_sect sect;
+	unsigned int i;
+
+	for (i = 0; i < elf->shnum; i++) {
+		if (pc_elf_parse_shdr(shdrs, len, elf, i, &sect, &why))
+			return pc_err_set(err, -ENOEXEC, "path",
+					  "section header %u: %s", i, why);
+		name = pc_elf_sect_name(strtab, strtab_len, &sect);
+		if (name && !strcmp(name, ".note.stapsdt")) {
+			ss->notes = sect;
+			ss->have_notes = true;
+		} else if (name && !strcmp(name, ".stapsdt.base")) {
+			ss->base_addr = sect.addr;
+			ss->have_base = true;
+		}
+	}
+	return 0;
+}
+
+/* Locate .note.stapsdt and .stapsdt.base through the section headers. */
+static int pc_read_sdt_sects(struct file *f, const struct pc_elf_info *elf,
+			     struct pc_sdt_sects *ss, struct pc_err *err)
+{
+	size_t len = (size_t)elf->shnum * elf->shentsize;
+	const char *why = "malformed";
+	struct pc_elf_sect strsect;
+	void *shdrs, *strtab;
+	int ret;
+
+	if (pc_elf_shdr_table(elf, &why))
+		return pc_err_set(err, -ENOEXEC, "path",
+				  "cannot find SDT notes: %s", why);
+	shdrs = pc_read_new(f, len, elf->shoff, "section headers", err);
+	if (IS_ERR(shdrs))
+		return PTR_ERR(shdrs);
+	ret = pc_elf_parse_shdr(shdrs, len, elf, elf->shstrndx, &strsect, &why);
+	if (!ret && strsect.size > PC_MAX_SHSTRTAB) {
+		why = "section name table larger than 1 MiB";
+		ret = -ENOEXEC;
+	}
+	if (ret) {
+		kvfree(shdrs);
+		return pc_err_set(err, ret, "path", "section names: %s", why);
+	}
+	strtab = pc_read_new(f, strsect.size, strsect.offset, "section names", err);
+	if (IS_ERR(strtab)) {
+		kvfree(shdrs);
+		return PTR_ERR(strtab);
+	}
+	ret = pc_find_sdt_sects(shdrs, len, strtab, strsect.size, elf, ss, err);
+	kvfree(strtab);
+	kvfree(shdrs);
+	return ret;
+}
+
+/* The semaphore of the SDT probe at file offset rec->offset, as a file offset. */
+static int pc_sdt_site_sem(struct file *f, const struct pc_record *rec,
+			   const struct pc_elf_info *elf,
+			   const struct pc_sdt_sects *ss, u64 *sem_off,
+			   struct pc_err *err)
+{
+	const char *why = "malformed";
+	u64 pc, sem = 0;
+	void *notes;
+	int ret;
+
+	if (!ss->have_notes || ss->notes.size > PC_MAX_SDT_NOTES)
+		return pc_err_set(err, -ENOEXEC, "offset",
+				  "the file has no usable .note.stapsdt to prove an SDT probe at 0x%llx",
+				  rec->offset);
+	if (pc_elf_off_to_vaddr(elf, rec->offset, &pc))
+		return pc_err_set(err, -ERANGE, "offset",
+				  "0x%llx is not inside any PT_LOAD", rec->offset);
+	notes = pc_read_new(f, ss->notes.size, ss->notes.offset,
+			    ".note.stapsdt", err);
+	if (IS_ERR(notes))
+		return PTR_ERR(notes);
+	ret = pc_sdt_find_site(notes, ss->notes.size, elf, ss->have_base,
+			       ss->base_addr, pc, &sem, &why);
+	kvfree(notes);
+	if (ret == -ENOENT)
+		return pc_err_set(err, -ESTALE, "offset",
+				  "0x%llx is not an SDT probe of this file (no .note.stapsdt entry has it)",
+				  rec->offset);
+	if (ret)
+		return pc_err_set(err, ret, "path", ".note.stapsdt: %s", why);
+	*sem_off = 0;
+	if (sem && pc_elf_vaddr_to_off(elf, sem, sem_off))
+		return pc_err_set(err, -ERANGE, "ref_ctr",
+				  "the SDT semaphore at 0x%llx is in no PT_LOAD file range",
+				  sem);
+	return 0;
+}
+
+/*
+ * An SDT record (group sdt_*, or any record with a semaphore) proves itself
+ * against the file's own .note.stapsdt, read through the same open file:
+ * its offset must be a probe's address and its REFCTR that probe's
+ * semaphore. So a stale or forged record can neither put int3 between the
+ * instructions an SDT probe marks nor bump an arbitrary 16-bit word of a
+ * writable segment. Other records (DWARF probes) have no such note; the CLI
+ * proves their instruction boundary.
+ */
+static int pc_check_sdt(struct file *f, const struct pc_record *rec,
+			const struct pc_elf_info *elf, struct pc_err *err)
+{
+	struct pc_sdt_sects ss = {};
+	u64 sem_off;
+	int ret;
+
+	if (!rec->ref_ctr_offset && strncmp(rec->group, "sdt_", 4))
+		return 0;
+	ret = pc_read_sdt_sects(f, elf, &ss, err);
+	if (!ret)
+		ret = pc_sdt_site_sem(f, rec, elf, &ss, &sem_off, err);
+	if (ret)
+		return ret;
+	if (rec->ref_ctr_offset && rec->ref_ctr_offset != sem_off)
+		return pc_err_set(err, -ESTALE, "ref_ctr",
+				  sem_off ? "0x%llx is not the semaphore of the SDT probe at 0x%llx (0x%llx is)" :
+					    "0x%llx: the SDT probe at 0x%llx has no semaphore",
+				  rec->ref_ctr_offset, rec->offset, sem_off);
+	return 0;
+}
+
 static int pc_check_file(struct file *f, const struct pc_record *rec,
 			 struct pc_verified *v, struct pc_err *err)
 {
@@ -262,6 +420,9 @@ static int pc_check_file(struct file *f, const struct pc_record *rec,
 	if (ret)
 		return ret;
 	ret = pc_check_offsets(rec, v->elf, err);
+	if (ret)
+		return ret;
+	ret = pc_check_sdt(f, rec, v->elf, err);
 	if (ret)
 		return ret;
 	/* A writer racing with our reads would make them meaningless. */

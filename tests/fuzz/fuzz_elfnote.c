@@ -5,8 +5,9 @@
  * PT_NOTE by its p_align), and also, as raw note bytes, handed straight to
  * the note walker. Besides ASan/UBSan it checks the promises the module
  * relies on: accepted PT_LOAD/PT_NOTE ranges lie inside the file, a found
- * build-id is 1..max bytes and lies inside the buffer, and the range
- * helpers agree with the segment table.
+ * build-id is 1..max bytes and lies inside the buffer, the range
+ * helpers agree with the segment table, and section headers the module
+ * accepts (for SDT records) lie inside the file, their names too.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,41 @@ static void check_ranges(u64 off, u64 len)
 	}
 }
 
+/* The SDT-record path: section headers, their names, the SDT note walk. */
+static void check_sections(const uint8_t *data, size_t size)
+{
+	struct pc_elf_sect sect, strs;
+	const char *why = NULL, *name;
+	size_t len;
+	unsigned int i;
+	u64 sem = 0, off;
+
+	if (pc_elf_shdr_table(&info, &why)) {
+		CHECK(why);
+		return;
+	}
+	len = (size_t)info.shnum * info.shentsize;
+	CHECK(info.shoff <= size && len <= size - info.shoff);
+	if (pc_elf_parse_shdr(data + info.shoff, len, &info, info.shstrndx, &strs, &why))
+		return;
+	for (i = 0; i < info.shnum; i++) {
+		if (pc_elf_parse_shdr(data + info.shoff, len, &info, i, &sect, &why))
+			continue;
+		CHECK(sect.type == 8 || (sect.offset <= size && sect.size <= size - sect.offset));
+		if (strs.type == 8)
+			continue;
+		name = pc_elf_sect_name((const char *)data + strs.offset, strs.size, &sect);
+		CHECK(!name || (name >= (const char *)data + strs.offset &&
+				name + strlen(name) < (const char *)data + strs.offset + strs.size));
+		if (sect.type == 8 || pc_sdt_find_site(data + sect.offset, sect.size, &info,
+						       i & 1, sect.addr, sect.addr, &sem, &why))
+			continue;
+		/* A semaphore the module would increment lies in the file's bytes. */
+		if (sem && !pc_elf_vaddr_to_off(&info, sem, &off))
+			CHECK(off < size);
+	}
+}
+
 static void parse_file(const uint8_t *data, size_t size)
 {
 	const struct pc_elf_seg *s;
@@ -97,6 +133,7 @@ static void parse_file(const uint8_t *data, size_t size)
 			check_ranges(s->offset + s->filesz / 2, s->filesz / 4);
 	}
 	check_ranges(size / 2, 1);
+	check_sections(data, size);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

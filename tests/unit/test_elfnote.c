@@ -496,6 +496,128 @@ static void test_real(const char *path)
 	free(file);
 }
 
+/* "Location: 0x..., Base: 0x..., Semaphore: 0x..." of each SDT note (readelf -n). */
+static size_t readelf_sdt(const char *path, u64 (*site)[2], size_t max)
+{
+	unsigned long long loc, base, sem;
+	char cmd[512], line[512];
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "readelf -n '%s' 2>/dev/null", path);
+	f = popen(cmd, "r");
+	while (f && n < max && fgets(line, sizeof(line), f))
+		if (sscanf(line, " Location: %llx, Base: %llx, Semaphore: %llx",
+			   &loc, &base, &sem) == 3) {
+			site[n][0] = loc;
+			site[n++][1] = sem;
+		}
+	if (f)
+		pclose(f);
+	return n;
+}
+
+/* What the module does for an SDT record: section headers, then the notes. */
+static int module_sdt_notes(const u8 *file, struct pc_elf_sect *notes,
+			    bool *have_base, u64 *base)
+{
+	const u8 *shdrs = file + info.shoff;
+	size_t len = (size_t)info.shnum * info.shentsize;
+	struct pc_elf_sect sect, strs;
+	const char *name;
+	unsigned int i;
+	int found = 0;
+
+	if (pc_elf_shdr_table(&info, &why) ||
+	    pc_elf_parse_shdr(shdrs, len, &info, info.shstrndx, &strs, &why))
+		return -1;
+	*have_base = false;
+	for (i = 0; i < info.shnum; i++) {
+		if (pc_elf_parse_shdr(shdrs, len, &info, i, &sect, &why))
+			return -1;
+		name = pc_elf_sect_name((const char *)file + strs.offset, strs.size, &sect);
+		if (name && !strcmp(name, ".note.stapsdt")) {
+			*notes = sect;
+			found = 1;
+		} else if (name && !strcmp(name, ".stapsdt.base")) {
+			*have_base = true;
+			*base = sect.addr;
+		}
+	}
+	return found ? 0 : -1;
+}
+
+/* Every SDT site readelf lists is found, with readelf's semaphore; others are not. */
+static void test_sdt_real(const char *path)
+{
+	static u64 site[4096][2];
+	struct pc_elf_sect notes;
+	size_t len = 0, n, i, good = 0;
+	u8 *file = read_file(path, &len), id[20];
+	bool have_base;
+	u64 base = 0, sem;
+	int ret;
+
+	if (!file) {
+		TAP_OK(1, "# SKIP %s not installed", path);
+		return;
+	}
+	n = readelf_sdt(path, site, 4096);
+	ret = module_build_id(file, len, id, &len) == 0 ? 0 : -1;
+	if (!ret)
+		ret = module_sdt_notes(file, &notes, &have_base, &base);
+	TAP_OK(!ret && n > 0, "%s: .note.stapsdt found, readelf lists %zu SDT notes", path, n);
+	for (i = 0; !ret && i < n; i++)
+		good += !pc_sdt_find_site(file + notes.offset, notes.size, &info, have_base,
+					  base, site[i][0], &sem, &why) && sem == site[i][1];
+	TAP_OK(!ret && good == n, "%s: %zu of %zu sites found with readelf's semaphore",
+	       path, good, n);
+	TAP_OK(!ret && n && pc_sdt_find_site(file + notes.offset, notes.size, &info,
+					     have_base, base, site[0][0] + 1, &sem,
+					     &why) == -ENOENT,
+	       "%s: the byte after a site is no site", path);
+	TAP_OK(!ret && n && pc_sdt_find_site(file + notes.offset, notes.size - 8, &info,
+					     have_base, base, site[n - 1][0], &sem,
+					     &why) == -ENOEXEC,
+	       "%s: notes cut inside the last descriptor are malformed (%s)", path, why);
+	free(file);
+}
+
+static void test_shdr_hostile(void)
+{
+	struct pc_elf_info bad = { .is64 = true, .shoff = 0x1000, .shentsize = 64,
+				   .shnum = 10, .shstrndx = 3, .file_size = 0x2000 };
+	struct pc_elf_sect sect;
+	u8 table[64 * 2] = { 0 };
+
+	TAP_OK(!pc_elf_shdr_table(&bad, &why), "sane section header table accepted");
+	bad.shstrndx = 10;
+	TAP_OK(pc_elf_shdr_table(&bad, &why) == -ENOEXEC, "e_shstrndx past e_shnum: %s", why);
+	bad.shstrndx = 3;
+	bad.shentsize = 40;
+	TAP_OK(pc_elf_shdr_table(&bad, &why) == -ENOEXEC, "ELF64 with 40-byte shdrs: %s", why);
+	bad.shentsize = 64;
+	bad.shoff = 0x1f00;
+	TAP_OK(pc_elf_shdr_table(&bad, &why) == -ENOEXEC, "table past end of file: %s", why);
+	bad.shnum = 0;
+	TAP_OK(pc_elf_shdr_table(&bad, &why) == -ENOEXEC, "no section headers: %s", why);
+	bad.shnum = 10;
+	TAP_OK(pc_elf_parse_shdr(table, sizeof(table), &bad, 2, &sect, &why) == -ENOEXEC,
+	       "section header past the buffer read: %s", why);
+	wr64(table + 64 + 24, false, 0x1ff0);	/* sh_offset */
+	wr64(table + 64 + 32, false, 0x100);	/* sh_size */
+	TAP_OK(pc_elf_parse_shdr(table, sizeof(table), &bad, 1, &sect, &why) == -ENOEXEC,
+	       "section past end of file: %s", why);
+	wr32(table + 64 + 4, false, 8);		/* SHT_NOBITS has no file bytes */
+	TAP_OK(!pc_elf_parse_shdr(table, sizeof(table), &bad, 1, &sect, &why),
+	       "SHT_NOBITS past end of file is fine");
+	sect.name = 5;
+	TAP_OK(!pc_elf_sect_name("abc\0defg", 8, &sect), "unterminated name refused");
+	sect.name = 4;
+	TAP_OK(pc_elf_sect_name("abc\0def\0", 8, &sect) &&
+	       !strcmp(pc_elf_sect_name("abc\0def\0", 8, &sect), "def"), "name found");
+}
+
 int main(void)
 {
 	test_synthetic(false, false);
@@ -510,5 +632,8 @@ int main(void)
 	test_real("/usr/lib/x86_64-linux-gnu/libc.so.6");
 	if (!access("/usr/aarch64-linux-gnu/lib/libc.so.6", R_OK))
 		test_real("/usr/aarch64-linux-gnu/lib/libc.so.6");
+	test_shdr_hostile();
+	test_sdt_real("/usr/lib/x86_64-linux-gnu/libstdc++.so.6");
+	test_sdt_real("/usr/bin/python3.11");
 	return tap_done();
 }

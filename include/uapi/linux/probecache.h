@@ -26,7 +26,9 @@
  *
  *   BUILD-ID  lower- or upper-case hex, 2..PROBECACHE_BUILD_ID_MAX*2 digits, even count
  *   OFFSET    file offset of the probed instruction, inside a PF_X PT_LOAD file range
- *   REFCTR    file offset of the SDT semaphore (a 16-bit counter), inside a writable PT_LOAD
+ *   REFCTR    file offset of the SDT semaphore (a 16-bit counter), inside a writable PT_LOAD;
+ *             a record with REFCTR, or of a group named sdt_*, must be an SDT probe
+ *             of the file's own .note.stapsdt, and REFCTR that probe's semaphore
  *   PID       only tasks of this thread group hit (breakpoints go in no other mm)
  *
  *   FETCHARG:
@@ -75,7 +77,9 @@
  *    build-id note or an ELF file of another machine, EACCES the file is
  *    on a noexec mount or a pseudo filesystem (sysfs, procfs, tracefs,
  *    debugfs), ETXTBSY the file is open for writing or mapped shared and
- *    writable, ESTALE build-id mismatch, ERANGE OFFSET, REFCTR or
+ *    writable, ESTALE build-id mismatch or an SDT record (group sdt_*, or
+ *    any REFCTR) whose OFFSET is no probe of the file's .note.stapsdt or
+ *    whose REFCTR is not that probe's semaphore, ERANGE OFFSET, REFCTR or
  *    @+FILEOFF outside the required PT_LOAD, ESRCH no such pid, EEXIST
  *    GROUP:EVENT exists, ENOSPC max_probes reached, EAGAIN file changed
  *    while being verified; del of an unknown probe: ENOENT.

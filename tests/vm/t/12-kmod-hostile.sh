@@ -6,6 +6,7 @@
 . /pc/fixtures/pc_kmod.sh
 kenv pc_sdt
 kenv pc_rewrite
+kenv pc_harden
 S=$PCF/pc_sdt
 B=$pc_sdt_BUILD_ID
 OFF=$pc_sdt_OFF_pc_add
@@ -129,6 +130,26 @@ hostile "pid 0" "pid: pid must be positive" "$(rec $S $OFF '' pid=0)"
 hostile "group name too long" "name too long" "add p:$(printf 'g%.0s' $(seq 64))/e $B $S:$OFF"
 hostile "control character" "control character" "$(printf 'add p:bad/e %s %s:%s\tx=%%di' $B $S $OFF)"
 hostile "overlong line" "line: longer than max_line (4095 bytes)" "$(rec $S $OFF '' "x=%di $(printf 'y%.0s' $(seq 4200))")" E2BIG
+
+# SDT records prove themselves against the file's own .note.stapsdt.
+T=$pc_sdt_SDT_tick
+hostile "ref_ctr that is not the site's semaphore (a .data word)" \
+	"ref_ctr: $pc_sdt_OFF_pc_global is not the semaphore of the SDT probe at $T ($pc_sdt_SEM_tick is)" \
+	"$(rec $S "$T($pc_sdt_OFF_pc_global)")" ESTALE
+hostile "another probe's semaphore" \
+	"ref_ctr: $pc_sdt_SEM_glob is not the semaphore of the SDT probe at $T ($pc_sdt_SEM_tick is)" \
+	"$(rec $S "$T($pc_sdt_SEM_glob)")" ESTALE
+hostile "ref_ctr on a site that is no SDT probe" \
+	"offset: $OFF is not an SDT probe of this file (no .note.stapsdt entry has it)" \
+	"$(rec $S "$OFF($pc_sdt_SEM_tick)")" ESTALE
+hostile "sdt_ group off the site by one byte" \
+	"offset: $(printf '0x%x' $((T + 1))) is not an SDT probe of this file" \
+	"add p:sdt_pcfix/e$n $B $S:$(printf '0x%x' $((T + 1)))" ESTALE
+hostile "ref_ctr in a file without SDT notes" "offset: the file has no usable .note.stapsdt" \
+	"add p:bad/e$n $pc_harden_BUILD_ID $PCF/pc_harden:$pc_harden_OFF_pc_harden_fn($pc_harden_OFF_pc_harden_word)" ENOEXEC
+check "sdt_ group on a real site, no semaphore: accepted" kctl "add p:sdt_pcfix/tick $B $S:$T"
+check "and its real semaphore: accepted" kctl "add p:sdt_pcfix/tick2 $B $S:$T($pc_sdt_SEM_tick)"
+check "del both" kctl "del sdt_pcfix:tick" "del sdt_pcfix:tick2"
 
 # A NUL byte cannot travel in a shell variable: write it directly.
 n=$((n + 1))
