@@ -11,7 +11,7 @@
 #include "pc_types.h"
 
 #define PC_ELF_MAX_PHDRS	64	/* more than any real binary; caps kernel_read size */
-#define PC_ELF_MAX_NOTE_BYTES	65536	/* PT_NOTE bytes read per segment at most */
+#define PC_ELF_MAX_NOTE_BYTES	(16 << 20)	/* PT_NOTE bytes read per segment at most */
 #define PC_ELF_MAX_SHDRS	4096	/* section headers read at most */
 
 /* Same values as <elf.h> / <linux/elf.h>, for code that includes neither. */

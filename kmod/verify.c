@@ -175,6 +175,23 @@ static int pc_read_elf(struct file *f, struct pc_elf_info *elf,
 	return ret;
 }
 
+/* Read @len bytes at @pos into a new kvmalloc()ed buffer. */
+static void *pc_read_new(struct file *f, size_t len, u64 pos, const char *what,
+			 struct pc_err *err)
+{
+	void *buf = kvmalloc(len ? len : 1, GFP_KERNEL);
+
+	if (!buf) {
+		pc_err_set(err, -ENOMEM, "path", "out of memory reading %s", what);
+		return ERR_PTR(-ENOMEM);
+	}
+	if (pc_read_at(f, buf, len, pos, what, err)) {
+		kvfree(buf);
+		return ERR_PTR(-EIO);
+	}
+	return buf;
+}
+
 static int pc_note_build_id(struct file *f, const struct pc_elf_seg *s,
 			    bool big_endian, u8 *id, size_t *id_len,
 			    struct pc_err *err)
@@ -184,42 +201,52 @@ static int pc_note_build_id(struct file *f, const struct pc_elf_seg *s,
 	void *buf;
 	int ret;
 
-	buf = kmalloc(len ? len : 1, GFP_KERNEL);
-	if (!buf)
-		return -ENOMEM;
-	ret = pc_read_at(f, buf, len, s->offset, "PT_NOTE", err);
-	if (!ret) {
-		/* p_align 8 notes (GNU property) use the 8-byte layout */
-		ret = pc_elf_find_build_id_align(buf, len, big_endian, s->align,
-						 id, PROBECACHE_BUILD_ID_MAX,
-						 id_len, &why);
-		if (ret && ret != -ENOENT)
-			pc_err_set(err, ret, "path", "PT_NOTE at 0x%llx: %s",
-				   s->offset, why);
-	}
-	kfree(buf);
+	buf = pc_read_new(f, len, s->offset, "PT_NOTE", err);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	/* p_align 8 notes (GNU property) use the 8-byte layout */
+	ret = pc_elf_find_build_id_align(buf, len, big_endian, s->align, id,
+					 PROBECACHE_BUILD_ID_MAX, id_len, &why);
+	if (ret && ret != -ENOENT)
+		pc_err_set(err, ret, "path", "PT_NOTE at 0x%llx: %s", s->offset,
+			   why);
+	kvfree(buf);
 	return ret;
 }
 
+/*
+ * The build-id may sit in any PT_NOTE: a malformed segment (a damaged or
+ * hand-made note before it) does not end the search, it is reported only
+ * if no segment has the build-id.
+ */
 static int pc_check_build_id(struct file *f, const struct pc_record *rec,
 			     const struct pc_elf_info *elf, struct pc_err *err)
 {
 	u8 id[PROBECACHE_BUILD_ID_MAX];
+	int ret = -ENOENT, bad = 0;
+	struct pc_err first = {};
 	size_t id_len = 0;
 	unsigned int i;
-	int ret = -ENOENT;
 
-	for (i = 0; i < elf->nsegs && ret == -ENOENT; i++) {
+	for (i = 0; i < elf->nsegs && ret; i++) {
 		if (elf->segs[i].type != PT_NOTE)
 			continue;
 		ret = pc_note_build_id(f, &elf->segs[i], elf->big_endian, id,
 				       &id_len, err);
+		if (ret == -ENOEXEC && !bad) {
+			bad = ret;
+			first = *err;
+		} else if (ret && ret != -ENOEXEC && ret != -ENOENT) {
+			return ret;
+		}
 	}
-	if (ret == -ENOENT)
+	if (ret && bad) {
+		*err = first;
+		return bad;
+	}
+	if (ret)
 		return pc_err_set(err, -ENOEXEC, "path",
 				  "no NT_GNU_BUILD_ID note");
-	if (ret)
-		return ret;
 	if (id_len != rec->build_id_len || memcmp(id, rec->build_id, id_len)) {
 		return pc_err_set(err, -ESTALE, "build-id",
 				  "build-id mismatch: file has %*phN, record wants %*phN",
@@ -258,23 +285,6 @@ struct pc_sdt_sects {
 
 #define PC_MAX_SHSTRTAB		(1 << 20)
 #define PC_MAX_SDT_NOTES	(16 << 20)
-
-/* Read @len bytes at @pos into a new kvmalloc()ed buffer. */
-static void *pc_read_new(struct file *f, size_t len, u64 pos, const char *what,
-			 struct pc_err *err)
-{
-	void *buf = kvmalloc(len ? len : 1, GFP_KERNEL);
-
-	if (!buf) {
-		pc_err_set(err, -ENOMEM, "path", "out of memory reading %s", what);
-		return ERR_PTR(-ENOMEM);
-	}
-	if (pc_read_at(f, buf, len, pos, what, err)) {
-		kvfree(buf);
-		return ERR_PTR(-EIO);
-	}
-	return buf;
-}
 
 static int pc_find_sdt_sects(const void *shdrs, size_t len, const char *strtab,
 			     size_t strtab_len, const struct pc_elf_info *elf,

@@ -38,6 +38,7 @@ mk notedesc $((nb + 4)) '\377\377\000\000'
 mk notename $((nb)) '\377\377\000\000'
 mk notetype $((nb + 8)) '\011\000\000\000'
 mk noteshort $((nb + 4)) '\004\000\000\000'
+mk propbad $((pc_sdt_NOTE_gnu_property)) '\377\377\000\000'
 
 check "insmod" pc_load
 check "baseline probe" kctl "add p:base/one $B $S:$OFF"
@@ -130,6 +131,9 @@ hostile "pid 0" "pid: pid must be positive" "$(rec $S $OFF '' pid=0)"
 hostile "group name too long" "name too long" "add p:$(printf 'g%.0s' $(seq 64))/e $B $S:$OFF"
 hostile "control character" "control character" "$(printf 'add p:bad/e %s %s:%s\tx=%%di' $B $S $OFF)"
 hostile "overlong line" "line: longer than max_line (4095 bytes)" "$(rec $S $OFF '' "x=%di $(printf 'y%.0s' $(seq 4200))")" E2BIG
+
+check "a malformed PT_NOTE before the build-id's does not hide it" \
+	kctl "add p:ok/prop $B /tmp/propbad:$OFF" "del ok:prop"
 
 # SDT records prove themselves against the file's own .note.stapsdt.
 T=$pc_sdt_SDT_tick
