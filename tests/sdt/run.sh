@@ -5,8 +5,9 @@
 # argN=SPEC:TYPE; no line missing, none extra or different), what we produce:
 #   - user/sdt.c directly (tests/sdt/sdtdump), always;
 #   - the CLI (`scan` + `list --format=uprobe`), once scan/list are built.
-# The record form must carry every arg of every note and be accepted by the
-# module's own parser (kmod/record.c); args perf drops are counted.
+# The record form must carry every arg of every note, equal what this test translates
+# from `readelf -n` itself (tests/sdt/oracle.awk), and be accepted by the module's own
+# parser (kmod/record.c); args perf drops are counted.
 #
 # Environment: SDT_BINS="bin..." overrides the binary list (then no note counts
 # are checked); PERF (default perf).
@@ -105,6 +106,22 @@ parity() {
 	fi
 }
 
+# record_oracle BIN: tests/sdt/oracle.awk's translation of BIN's notes
+record_oracle() {
+	{
+		readelf -lW "$1" | awk '$1 == "LOAD" { print "LOAD", $2, $3, $6 }'
+		readelf -sW "$1" | awk 'NF >= 8 && $4 != "FILE" && $4 != "SECTION" {
+			n = $8; sub(/@.*/, "", n); print "SYM", n, $2 }'
+		readelf -n "$1"
+	} | awk -f "$top/tests/sdt/oracle.awk"
+}
+
+# rec_key FILE: record lines as "GROUP/EVENT 0xFILEOFF args" (path and ref_ctr dropped)
+rec_key() {
+	awk '{ split($2, p, ":"); off = p[2]; sub(/\(.*/, "", off)
+	       l = substr($1, 3) " " off; for (i = 3; i <= NF; i++) l = l " " $i; print l }' "$1"
+}
+
 check_binary() {
 	local bin=$1 want=$2 real bid n rargs uargs spec_args
 	real=$(readlink -f "$bin")
@@ -144,6 +161,14 @@ check_binary() {
 		sed 's/^/#   /' "$tmp/rec.err" | head -n 10
 	fi
 	grep -v '^#' "$tmp/ours.rec" > "$tmp/ours.rec2"
+	record_oracle "$real" | sort > "$tmp/oracle.rec"
+	rec_key "$tmp/ours.rec2" | sort > "$tmp/ours.key"
+	if diff "$tmp/oracle.rec" "$tmp/ours.key" > "$tmp/oracle.diff"; then
+		ok "$bin: record form of all $(wc -l < "$tmp/oracle.rec") notes equals readelf -n's operands translated here"
+	else
+		not_ok "$bin: record form differs from readelf -n's operands translated here"
+		sed 's/^/#   /' "$tmp/oracle.diff" | head -n 10
+	fi
 	spec_args=$(readelf -n "$real" | sed -n 's/^ *Arguments: //p' | wc -w)
 	rargs=$(nargs "$tmp/ours.rec2")
 	uargs=$(nargs "$tmp/perf.txt")
