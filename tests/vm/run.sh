@@ -60,7 +60,8 @@ not_applicable() {
 
 # Calibration time (centiseconds) of /init's workload on the stock 6.1 kernel on an idle
 # 2-core machine: factor 1.0. The budgets in tests/vm/budgets are for that speed.
-REF_CS=100
+# (Measured: 431 on 6.1 with a -j2 kernel build beside it, i.e. about 2x slower.)
+REF_CS=200
 
 write_budgets() { # DEST: the budget table /init reads
 	{
@@ -149,7 +150,8 @@ watch_vm() {
 	while kill -0 "$pid" 2> /dev/null; do
 		el=$(($(date +%s) - start))
 		if [ -z "${VM_TIMEOUT:-}" ] && [ -z "$cal" ]; then
-			total=$(sed -n 's/^### CALIBRATE .*total=\([0-9]*\).*/\1/p' "$out/tap.log" 2> /dev/null)
+			# tap.log appears only once QEMU has opened its serial ports.
+			total=$(sed -n 's/^### CALIBRATE .*total=\([0-9]*\).*/\1/p' "$out/tap.log" 2> /dev/null || true)
 			[ -z "$total" ] || { cal=$el; limit=$((el + total + 60)); log "whole-VM limit ${limit}s"; }
 		fi
 		if [ "$el" -ge "$limit" ]; then
