@@ -48,7 +48,7 @@ check-vm: user fixtures
 
 # The planted use-after-free must make the harness fail with a KASAN report.
 check-kasan: user fixtures
-	tests/vm/check-kasan.sh
+	tests/run-all.sh kasan
 
 debug-kernel:
 	tests/vm/debug-kernel.sh

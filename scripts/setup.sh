@@ -13,9 +13,12 @@ export DEBIAN_FRONTEND=noninteractive
 PKGS="build-essential gcc g++ make pkg-config clang llvm libclang-rt-14-dev bc flex bison
 	libelf-dev libdw-dev libkmod-dev libdebuginfod-dev elfutils debuginfod systemtap-sdt-dev
 	busybox-static cpio kmod dkms xz-utils zstd file python3
-	linux-image-cloud-amd64 linux-headers-cloud-amd64 linux-source-6.1 libssl-dev
+	linux-image-cloud-amd64 linux-headers-cloud-amd64 linux-source-6.1 linux-source-6.12 libssl-dev
 	linux-perf libc6-dbg postgresql-15 openjdk-17-jre-headless python3.11 gcc-aarch64-linux-gnu
 	groff-base man-db systemd"
+# linux-source-6.12 (the debug kernel's tree) is in PKGS, not here: bookworm-security has
+# it, and installing it with -t backports drags linux-perf (the SDT parity oracle) and
+# linux-libc-dev up to 6.12 with it. Where only backports has it, PKGS still finds it.
 BPO_PKGS="qemu-system-x86"
 
 # mirror_uri: the first URI that serves $codename's main archive (deb822 or one-line).

@@ -3,11 +3,15 @@
 #
 # Every row of the table below names a fixture binary, a probe-definition and
 # what must happen:
-#   eq     perf succeeds and our definitions are identical, line for line
-#   ours   perf refuses, we resolve (our output is shown)
+#   eq     perf succeeds and our definitions are identical, line for line (and not
+#          both empty: two tools printing nothing prove nothing)
+#   ours   perf refuses, we resolve (our output is shown); with "oracle BIN" as
+#          REASON, perf on BIN (same source, e.g. not stripped) must print our
+#          definition, the binary's path aside
 #   none   both refuse; our error must name the binary (shown)
 #   differ perf prints something we deliberately do not (reason given): a
-#          made-up or wrong fetch, a PLT stub, an @SYMBOL uprobes cannot take
+#          made-up or wrong fetch, a PLT stub, an @SYMBOL uprobes cannot take;
+#          where both print, each of our probe points must be one of perf's
 # A row whose outcome is not the expected one fails. The summary line counts
 # the classes. Then: libc.so.6 with libc6-dbg (aliases, optimized-out args),
 # stripped + .gnu_debuglink, debuginfod, storing into a cache, --force.
@@ -82,7 +86,7 @@ eq|dw_app|dw_work@dw_app.c n
 eq|dw_app_pie_no|dw_work n it->name:string
 eq|dw_app_pie_no|dw_pair%return \$retval
 eq|dw_lib.so|dw_work n it->name:string
-ours|dw_app_stripped|dw_work n it->name:string
+ours|dw_app_stripped|dw_work n it->name:string|oracle dw_app
 ours|dw_app|dw_chain depth
 eq|dw_clone|clone_work a b s p->x p->next->y
 eq|dw_clone|clone_work \$params
@@ -115,7 +119,9 @@ while IFS='|' read -r want bin def why; do
 	"$CLI" add -x "$b" -D "$def" > "$tmp/ours.out" 2> "$tmp/ours.err"
 	orc=$?
 	grep -v '^$' "$tmp/perf.out" > "$tmp/perf.txt"
-	if [ $prc = 0 ] && [ $orc = 0 ] && cmp -s "$tmp/perf.txt" "$tmp/ours.out"; then
+	if [ $prc = 0 ] && [ $orc = 0 ] && [ ! -s "$tmp/perf.txt" ] && [ ! -s "$tmp/ours.out" ]; then
+		got="eq-but-both-printed-nothing"	# two empty outputs agree on nothing
+	elif [ $prc = 0 ] && [ $orc = 0 ] && cmp -s "$tmp/perf.txt" "$tmp/ours.out"; then
 		got=eq
 	elif [ $prc != 0 ] && [ $orc = 0 ]; then
 		got=ours
@@ -124,8 +130,21 @@ while IFS='|' read -r want bin def why; do
 	else
 		got=differ
 	fi
+	# Where both print, they must still agree on where: every probe point of ours is
+	# one of perf's (perf may add one, e.g. a PLT stub); only the fetches may differ.
+	if [ $got = differ ] && [ $prc = 0 ] && [ $orc = 0 ] &&
+		[ -n "$(comm -23 <(cut -d' ' -f2 "$tmp/ours.out" | sort -u) <(cut -d' ' -f2 "$tmp/perf.txt" | sort -u))" ]; then
+		got=differ-at-another-address
+	fi
 	if [ $got = none ] && ! grep -q "$b" "$tmp/ours.err"; then
 		got="none-without-a-clear-error"
+	fi
+	if [ "$got" = ours ] && [ "${why#oracle }" != "$why" ]; then
+		$PERF probe -x "$FX/${why#oracle }" -D "$def" 2> /dev/null | grep -v '^$' |
+			sed "s|^\([pr]\):probe_${why#oracle }/|\1:probe_$bin/|; s| $FX/${why#oracle }:| $b:|" \
+			> "$tmp/oracle.txt"
+		[ -s "$tmp/oracle.txt" ] && cmp -s "$tmp/oracle.txt" "$tmp/ours.out" ||
+			got="ours-but-not-what-perf-prints-for-${why#oracle }"
 	fi
 	if [ "$got" = "$want" ]; then
 		ok "$want: $bin '$def'"

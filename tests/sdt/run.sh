@@ -1,11 +1,13 @@
 #!/bin/bash
-# SDT parity suite: perf 6.1 is the oracle. For real Debian binaries, every
-# "p:sdt_*" line `perf probe -D` prints must appear, identical (event, path,
-# offset, ref_ctr, argN=SPEC:TYPE), in what we produce:
+# SDT parity suite: perf 6.1 is the oracle. For real Debian binaries, perf is asked
+# about every provider the file's notes name (readelf -n), and the "p:sdt_*" lines
+# `perf probe -D` prints must equal, both ways (event, path, offset, ref_ctr,
+# argN=SPEC:TYPE; no line missing, none extra or different), what we produce:
 #   - user/sdt.c directly (tests/sdt/sdtdump), always;
 #   - the CLI (`scan` + `list --format=uprobe`), once scan/list are built.
-# The record form must carry every arg of every note and be accepted by the
-# module's own parser (kmod/record.c); args perf drops are counted.
+# The record form must carry every arg of every note, equal what this test translates
+# from `readelf -n` itself (tests/sdt/oracle.awk), and be accepted by the module's own
+# parser (kmod/record.c); args perf drops are counted.
 #
 # Environment: SDT_BINS="bin..." overrides the binary list (then no note counts
 # are checked); PERF (default perf).
@@ -32,7 +34,7 @@ fi
 
 dump=$tmp/sdtdump
 if ! gcc -O1 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
-	-fsanitize=address,undefined -I"$top/include/uapi" -I"$top/kmod" -I"$top/user" \
+	-fsanitize=address,undefined -fno-sanitize-recover=all -I"$top/include/uapi" -I"$top/kmod" -I"$top/user" \
 	-o "$dump" "$top/tests/sdt/sdtdump.c" "$top/user/sdt.c" "$top/user/argspec.c" \
 	"$top/user/sdtnote.c" "$top/user/util.c" "$top/kmod/record.c" -lelf 2> "$tmp/cc.log"; then
 	not_ok "build sdtdump"
@@ -52,14 +54,16 @@ else
 	exit 1
 fi
 
-# perf_lines BIN BUILDID: perf -D lines for every SDT group of BIN, cached per build-id.
+# perf_lines BIN BUILDID: perf -D lines for every SDT provider in BIN's notes (as
+# readelf reads them, not as we do: a provider we miss must still be asked about),
+# cached per build-id.
 perf_lines() {
 	local out=$tmp/perf/$2.txt g
 	if [ ! -f "$out" ]; then
 		mkdir -p "$tmp/perf"
 		"$PERF" buildid-cache --add "$1" > /dev/null 2>&1
 		: > "$out"
-		for g in $(grep -o '^p:sdt_[A-Za-z0-9_]*' "$tmp/ours.uprobe" | sort -u | sed 's/^p://'); do
+		for g in $(readelf -n "$1" | sed -n 's/^ *Provider: */sdt_/p' | sort -u); do
 			"$PERF" probe --max-probes=4096 -x "$1" -D "$g:*" 2>> "$tmp/perf.err" |
 				grep '^p:' >> "$out"
 		done
@@ -83,16 +87,39 @@ nargs() {
 	grep -o ' arg[0-9]*=' "$1" | wc -l
 }
 
-# parity NAME OURS PERF: every perf line is in OURS
+# parity NAME OURS PERF: every perf line is in OURS and every line of OURS in PERF
 parity() {
-	local missing
+	local missing extra
 	missing=$(comm -23 <(sort -u "$3") <(sort -u "$2"))
+	extra=$(comm -13 <(sort -u "$3") <(sort -u "$2"))
 	if [ -z "$missing" ]; then
 		ok "$1: all $(sort -u "$3" | wc -l) perf -D lines matched"
 	else
 		not_ok "$1: $(printf '%s\n' "$missing" | wc -l) perf -D lines have no identical line"
 		printf '%s\n' "$missing" | head -n 10 | sed 's/^/#   perf: /'
 	fi
+	if [ -z "$extra" ]; then
+		ok "$1: no line perf does not print"
+	else
+		not_ok "$1: $(printf '%s\n' "$extra" | wc -l) lines perf does not print (extra or different)"
+		printf '%s\n' "$extra" | head -n 10 | sed 's/^/#   ours: /'
+	fi
+}
+
+# record_oracle BIN: tests/sdt/oracle.awk's translation of BIN's notes
+record_oracle() {
+	{
+		readelf -lW "$1" | awk '$1 == "LOAD" { print "LOAD", $2, $3, $6 }'
+		readelf -sW "$1" | awk 'NF >= 8 && $4 != "FILE" && $4 != "SECTION" {
+			n = $8; sub(/@.*/, "", n); print "SYM", n, $2 }'
+		readelf -n "$1"
+	} | awk -f "$top/tests/sdt/oracle.awk"
+}
+
+# rec_key FILE: record lines as "GROUP/EVENT 0xFILEOFF args" (path and ref_ctr dropped)
+rec_key() {
+	awk '{ split($2, p, ":"); off = p[2]; sub(/\(.*/, "", off)
+	       l = substr($1, 3) " " off; for (i = 3; i <= NF; i++) l = l " " $i; print l }' "$1"
 }
 
 check_binary() {
@@ -134,6 +161,14 @@ check_binary() {
 		sed 's/^/#   /' "$tmp/rec.err" | head -n 10
 	fi
 	grep -v '^#' "$tmp/ours.rec" > "$tmp/ours.rec2"
+	record_oracle "$real" | sort > "$tmp/oracle.rec"
+	rec_key "$tmp/ours.rec2" | sort > "$tmp/ours.key"
+	if diff "$tmp/oracle.rec" "$tmp/ours.key" > "$tmp/oracle.diff"; then
+		ok "$bin: record form of all $(wc -l < "$tmp/oracle.rec") notes equals readelf -n's operands translated here"
+	else
+		not_ok "$bin: record form differs from readelf -n's operands translated here"
+		sed 's/^/#   /' "$tmp/oracle.diff" | head -n 10
+	fi
 	spec_args=$(readelf -n "$real" | sed -n 's/^ *Arguments: //p' | wc -w)
 	rargs=$(nargs "$tmp/ours.rec2")
 	uargs=$(nargs "$tmp/perf.txt")

@@ -1,19 +1,23 @@
 #!/bin/bash
 # Proves the harness fails a run on a KASAN report: boots the debug kernel with the
-# planted use-after-free module (tests/vm/kasan-uaf) and expects run.sh to fail with
-# a KASAN line. Not part of `make check`: run it as `make check-kasan`.
+# planted use-after-free module (tests/vm/kasan-uaf) and passes only if run.sh fails that
+# run for exactly that reason: the kernel-log check is the one failing result and the
+# excerpt it shows is KASAN's use-after-free report. A run-all suite ("kasan", after
+# vm:debug in make check) and `make check-kasan`.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-"$top/tests/vm/debug-kernel.sh" > /dev/null || exit 1
+. "$top/tests/lib/tap.sh"
+"$top/tests/vm/debug-kernel.sh" > /dev/null || { not_ok "debug kernel built"; tap_done; exit 1; }
 out=$(VM_TESTDIR="$top/tests/vm/kasan-uaf/t" VM_EXTRA_MODULES="$top/tests/vm/kasan-uaf" \
 	"$top/tests/vm/run.sh" debug 2>&1)
 rc=$?
 printf '%s\n' "$out" | sed 's/^/# /'
-if [ "$rc" -ne 0 ] && printf '%s\n' "$out" | grep -q 'KASAN'; then
-	echo "ok 1 - harness failed the run on the planted KASAN report"
-	echo "1 passed, 0 failed"
-	exit 0
-fi
-echo "not ok 1 - harness did not catch the planted KASAN report (rc=$rc)"
-echo "0 passed, 1 failed"
-exit 1
+check_eq "run.sh fails the run" 1 "$([ "$rc" -ne 0 ] && echo 1 || echo "0 (rc=$rc)")"
+check_eq "its only failing result is the kernel-log check" \
+	"not ok - debug: kernel log is clean" \
+	"$(printf '%s\n' "$out" | grep '^not ok' | sed 's/^not ok [0-9]* /not ok /')"
+check "the log excerpt is KASAN's use-after-free report" \
+	grep -q 'BUG: KASAN: .*use-after-free' <<< "$out"
+check "the planted module's own checks passed" \
+	grep -q '^ok [0-9]* - debug: 00-kasan.sh: planted module loaded' <<< "$out"
+tap_done

@@ -1,20 +1,24 @@
 #!/bin/sh
 # debug-kernel.sh [--print-dir | --force]
-# Builds the KASAN + lockdep + kmemleak 6.1 test kernel once per machine and prints its
+# Builds the KASAN + lockdep + kmemleak test kernel once per machine and prints its
 # directory DIR: DIR/build/arch/x86/boot/bzImage is the kernel, DIR/build the KDIR for
 # out-of-tree modules.
 #   (no args)    build if DIR is missing, then print DIR
 #   --print-dir  print DIR, build nothing
 #   --force      rebuild even if DIR exists, then print DIR
 # DIR = ${PROBECACHE_KCACHE:-/var/cache/probecache-test}/debug-SRCVER-HASH, SRCVER being
-# the linux-source-6.1 package version and HASH covering the fragment's option lines and
+# the linux-source-$series package version and HASH covering the fragment's option lines and
 # the recipe below, so changing either builds a new kernel beside the old one.
 # The build log is DIR.log; on failure its tail goes to stderr.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 frag=$here/debug-kernel.config
-tarball=/usr/src/linux-source-6.1.tar.xz
+# The newest series Debian ships a source package for: 6.12 carries the uprobe API that
+# 6.1 lacks (compat.h PC_HAVE_*), so those paths run under KASAN/lockdep; 6.1 and 6.12
+# stock kernels are booted as they are.
+series=6.12
+tarball=/usr/src/linux-source-$series.tar.xz
 cache=${PROBECACHE_KCACHE:-/var/cache/probecache-test}
 # Everything that shapes .config besides the fragment: bump it when the steps change.
 recipe="tinyconfig + kvm_guest.config + fragment; olddefconfig; bzImage modules"
@@ -33,8 +37,8 @@ case "${1-}" in
 esac
 
 [ -f "$frag" ] || die "$frag missing"
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
-	die "linux-source-6.1 is not installed (scripts/setup.sh)"
+srcver=$(dpkg-query -W -f='${Version}' "linux-source-$series" 2>/dev/null) ||
+	die "linux-source-$series is not installed (scripts/setup.sh)"
 # Only option lines count, so editing a comment in the fragment does not cost a rebuild.
 hash=$({ grep -E '^(CONFIG_|# CONFIG_.* is not set)' "$frag"; echo "$recipe"; } |
 	sha256sum | cut -c1-12)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # kernel.sh NAME -> prints "VMLINUZ KDIR KVER" for a test kernel.
 #   6.1    Debian bookworm cloud kernel      6.12   bookworm-backports cloud kernel
-#   debug  KASAN+lockdep+kmemleak 6.1 built by tests/vm/debug-kernel.sh
+#   debug  KASAN+lockdep+kmemleak 6.12 built by tests/vm/debug-kernel.sh
 set -eu
 name=${1:?usage: kernel.sh 6.1|6.12|debug}
 

@@ -1,6 +1,9 @@
 # In-VM helpers, appended to tests/lib/tap.sh to form /pc/lib.sh.
 PC_SYSFS=/sys/kernel/probecache
 PC_KO=${PC_KO:-/pc/probecache.ko}
+# Per-kernel workload sizes (PC_MANY, PC_RACE_ROUNDS, PC_KERNEL), written
+# by tests/vm/run.sh's workload_env.
+[ -f /pc/env ] && . /pc/env
 
 # pc_load [PARAM=VALUE...]: insmod the module under test unless already loaded.
 pc_load() {

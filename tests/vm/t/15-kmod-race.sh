@@ -4,12 +4,13 @@
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
 kenv pc_sdt
+: "${PC_RACE_ROUNDS:?PC_RACE_ROUNDS comes from /pc/env}"
 
 check "insmod" pc_load
 # Two writers adding and deleting, one reader walking the probe files.
 S=$PCF/pc_sdt
 race() {
-	for i in $(seq 25); do
+	for i in $(seq "$PC_RACE_ROUNDS"); do
 		kctl "add p:race/$1$i $pc_sdt_BUILD_ID $S:$pc_sdt_OFF_pc_add a=%di" || echo "add $1$i failed"
 		kctl "del race:$1$i" || echo "del $1$i failed"
 	done

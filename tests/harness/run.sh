@@ -1,0 +1,125 @@
+#!/bin/bash
+# The harness's own tests: tests/run-all.sh must fail every kind of broken suite and
+# count skips honestly; tests/vm/report.sh must fail broken VM logs. Fake suites and
+# logs are written to a temp dir; the inner runs' output is only ever shown as comments
+# so its "ok" lines cannot be counted by the outer run-all.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/lib/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# fake NAME LINE...: an executable suite printing LINEs, exiting with $FAKE_RC (0)
+fake() {
+	local f=$tmp/$1
+	shift
+	{
+		echo '#!/bin/sh'
+		printf "echo '%s'\n" "$@"
+		echo "exit ${FAKE_RC:-0}"
+	} > "$f"
+	chmod +x "$f"
+}
+
+# runall CI SUITE...: run-all on exec: suites with CI=CI; sets rc and out
+runall() {
+	local ci=$1
+	shift
+	out=$(cd "$tmp" && CI=$ci "$top/tests/run-all.sh" "${@/#/exec:$tmp/}" 2>&1)
+	rc=$?
+}
+
+# expect_fail DESC CI SUITE WHY: run-all fails SUITE and says WHY
+expect_fail() {
+	runall "$2" "$3"
+	if [ "$rc" -ne 0 ] && grep -q "^not ok.*$4" <<< "$out" &&
+		grep -Eq '^[0-9]+ passed, [1-9][0-9]* failed, [0-9]+ skipped$' <<< "$(tail -n 1 <<< "$out")"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		sed 's/^/#   /' <<< "$out" | tail -n 15
+	fi
+}
+
+## ---- run-all: every broken suite fails the run
+fake mismatch 'ok 1 - a' 'ok 2 - b' '1..3'
+expect_fail "run-all fails a suite whose plan disagrees with its count" "" mismatch "plan says 1..3 but 2"
+fake empty '# nothing here'
+expect_fail "run-all fails a suite with zero results" "" empty "reported no result"
+fake noplan 'ok 1 - a' 'ok 2 - b'
+expect_fail "run-all fails a suite without a plan line" "" noplan "without a plan line"
+fake twostreams 'ok 1 - a' '1..1' 'ok 1 - b' 'ok 2 - c'
+expect_fail "run-all fails a second stream that died before its plan" "" twostreams "without a plan line"
+fake skip 'ok 1 - a' 'ok 2 - # SKIP not here' '1..2'
+expect_fail "run-all fails a SKIP under CI=true" true skip "skipped under CI=true"
+fake notok 'ok 1 - a' 'not ok 2 - b' '1..2'
+expect_fail "run-all fails a suite with a failing result" "" notok "2 - b"
+FAKE_RC=3 fake exit3 'ok 1 - a' '1..1'
+expect_fail "run-all fails a suite that exits non-zero with every result ok" "" exit3 "exited 3"
+runall "" nosuchsuite-is-not-there
+check "run-all fails a suite that cannot be run" test "$rc" -ne 0
+
+## ---- run-all: clean suites pass, skips are counted as skipped
+runall "" skip
+check_eq "a non-CI skip passes and counts as skipped (last line)" "0 1 passed, 0 failed, 1 skipped" \
+	"$rc $(tail -n 1 <<< "$out")"
+fake units 'ok 1 - a' '1..1' 'ok 1 - b' 'ok 2 - # skip lower case' '1..2'
+runall "" units skip
+check_eq "two streams with their plans, two suites: summed" "0 3 passed, 0 failed, 2 skipped" \
+	"$rc $(tail -n 1 <<< "$out")"
+check "each suite's line shows its skips" grep -q '^# ---- exec:.*/units: 2 passed, 0 failed, 1 skipped in' <<< "$out"
+
+## ---- report.sh: broken VM logs fail
+# vmlogs DIR [SCRIPT_RC]: a complete, clean VM run's tap and console logs in DIR
+vmlogs() {
+	mkdir -p "$1"
+	printf '%s\r\n' '### VM-START 6.1.0-test' \
+		'### CALIBRATE cs=130 ref=100 factor=1.3 total=200' \
+		'### BEGIN 10-a.sh' 'ok 1 - first' 'ok 2 - # SKIP not on this kernel' '1..2' \
+		"### END 10-a.sh rc=${2:-0} cs=1234 limit=78" '### VM-DONE' > "$1/tap.log"
+	printf '%s\n' '[    0.000000] Linux version 6.1.0-test' \
+		'[    1.000000] probecache-vm: VM-START' '[    9.000000] probecache-vm: VM-DONE' \
+		> "$1/console.log"
+}
+
+# report DIR: report.sh on DIR's logs; sets rc and out
+report() {
+	out=$("$top/tests/vm/report.sh" test "$1/tap.log" "$1/console.log" 2>&1)
+	rc=$?
+}
+
+# report_fails DESC DIR WHY: report.sh fails DIR's logs and says WHY
+report_fails() {
+	report "$2"
+	if [ "$rc" -ne 0 ] && grep -q "^not ok.*$3" <<< "$out"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		sed 's/^/#   /' <<< "$out" | tail -n 15
+	fi
+}
+
+vmlogs "$tmp/vm/good"
+report "$tmp/vm/good"
+check_eq "report.sh passes a clean run, counting the skip (control)" \
+	"0 test: 3 passed, 0 failed, 1 skipped" "$rc $(tail -n 1 <<< "$out")"
+check "report.sh prints the script's wall time and limit" grep -q '^# 10-a.sh: 12.3 s (limit 78 s)' <<< "$out"
+check "report.sh prints the speed factor" grep -q '^# test: speed factor 1.3 ' <<< "$out"
+check "report.sh ends its stream with a plan" grep -q '^1\.\.4$' <<< "$out"
+
+vmlogs "$tmp/vm/empty" && : > "$tmp/vm/empty/console.log"
+report_fails "report.sh fails an empty console log" "$tmp/vm/empty" "console log is complete"
+vmlogs "$tmp/vm/trunc" && sed -i '/VM-DONE/d' "$tmp/vm/trunc/console.log"
+report_fails "report.sh fails a console log without VM-DONE" "$tmp/vm/trunc" "console log is complete"
+vmlogs "$tmp/vm/nodone" && sed -i '/VM-DONE/d' "$tmp/vm/nodone/tap.log"
+report_fails "report.sh fails a test log without VM-DONE" "$tmp/vm/nodone" "did not reach the end"
+vmlogs "$tmp/vm/nostart" && sed -i '/VM-START/d' "$tmp/vm/nostart/tap.log"
+report_fails "report.sh fails a test log without VM-START" "$tmp/vm/nostart" "no VM-START"
+vmlogs "$tmp/vm/hung" && sed -i '2a [  200.000000] INFO: task sh:93 blocked for more than 120 seconds.' "$tmp/vm/hung/console.log"
+report_fails "report.sh fails a hung-task report" "$tmp/vm/hung" "kernel log is clean"
+vmlogs "$tmp/vm/rcu" && sed -i '2a [  300.000000] rcu: INFO: rcu_sched self-detected stall on CPU' "$tmp/vm/rcu/console.log"
+report_fails "report.sh fails an RCU stall" "$tmp/vm/rcu" "kernel log is clean"
+vmlogs "$tmp/vm/killed" 143
+report_fails "report.sh fails a script killed at its limit" "$tmp/vm/killed" "killed at its 78 s limit"
+
+tap_done
