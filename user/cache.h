@@ -41,6 +41,12 @@ const char *pc_cache_dir(void);
 void pc_cache_set_dir(const char *dir);
 
 int pc_cache_load(const char *build_id, struct pc_binary **out);	/* -ENOENT if absent */
+/*
+ * For a read-modify-write under pc_cache_lock(): the cached binary, or a new
+ * one if none is cached. A corrupt or unreadable file is moved aside to
+ * FILE.corrupt (never silently dropped) and what parses of it is returned.
+ */
+int pc_cache_load_update(const char *build_id, struct pc_binary **out);
 int pc_cache_store(const struct pc_binary *b);				/* atomic replace */
 int pc_cache_remove(const char *build_id);
 /* Calls @fn for every readable cached binary; corrupt files are warned about and skipped. */
