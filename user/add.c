@@ -204,7 +204,8 @@ static int add_help(void)
 	       "  -D, --definition    print the uprobe_events definition(s), store nothing\n"
 	       "  -f, --force         leave out arguments that cannot be fetched at a\n"
 	       "                      location instead of failing\n"
-	       "      --arm           arm the new probes right away\n", pc_prog);
+	       "      --arm           arm the new probes right away\n\n"
+	       "Exit: 0 ok, 1 not resolved or not cached, 2 usage.\n", pc_prog);
 	return 0;
 }
 

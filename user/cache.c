@@ -458,16 +458,15 @@ static int check_line(struct parse_ctx *p, char *line, size_t n)
 
 static int parse_lines(struct parse_ctx *p, char *buf, size_t len)
 {
-	char *nl;
+	char *pos = buf, *end = buf + len, *s;
+	bool nl;
 	int ret = 0;
 
-	for (char *s = buf; !ret && s < buf + len; s = nl + 1) {
+	while (!ret && (s = pc_next_line(&pos, end, &nl))) {
 		p->line++;
-		nl = memchr(s, '\n', buf + len - s);
 		if (!nl)
 			return bad_line(p, corrupt(p, "truncated line"));
-		*nl = '\0';
-		ret = bad_line(p, check_line(p, s, nl - s));
+		ret = bad_line(p, check_line(p, s, pos - 1 - s));
 	}
 	return ret;
 }

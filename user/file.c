@@ -104,3 +104,18 @@ const char *pc_file_strerror(int err)
 	default: return strerror(-err);
 	}
 }
+
+char *pc_next_line(char **pos, char *end, bool *newline)
+{
+	char *line = *pos, *nl;
+
+	if (line >= end)
+		return NULL;
+	nl = memchr(line, '\n', end - line);
+	*newline = nl;
+	if (!nl)
+		nl = end;	/* pc_read_fd() left a NUL there */
+	*nl = '\0';
+	*pos = nl + 1;
+	return line;
+}

@@ -55,6 +55,11 @@ int pc_open_regular(const char *path, unsigned int flags, struct stat *st);
 int pc_read_file(const char *path, unsigned int flags, size_t max, char **buf, size_t *len);
 /* The same from an open descriptor (stdin for 'import -'). */
 int pc_read_fd(int fd, size_t max, char **buf, size_t *len);
+/*
+ * Next line of a pc_read_file() buffer ending at @end, NUL-terminated in
+ * place; NULL after the last. *@newline is false for a last line cut short.
+ */
+char *pc_next_line(char **pos, char *end, bool *newline);
 /* strerror() for the codes above: "not a regular file", "is a symbolic link"... */
 const char *pc_file_strerror(int err);
 

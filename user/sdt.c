@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/probecache.h>
+
 #include "argspec.h"
 #include "pc.h"
 #include "sdt.h"
@@ -389,6 +391,15 @@ static int one_arg(const char *spec, unsigned int idx, void *priv)
 	char name[16], out[PC_ARGSPEC_SYM_MAX + 64];
 	int ret;
 
+	if (idx >= PROBECACHE_MAX_ARGS) {
+		if (idx == PROBECACHE_MAX_ARGS) {
+			pc_warn("%s: %s:%s: more than %u args, which a record cannot carry: "
+				"arg%u and later left out", w->e->path, w->note->provider,
+				w->note->name, PROBECACHE_MAX_ARGS, idx + 1);
+			w->note->nwarn++;
+		}
+		return 0;
+	}
 	ret = pc_argspec_parse(spec, w->e->eh.e_machine, &a, &why);
 	if (!ret)
 		ret = pc_argspec_record(&a, w->ctx, out, sizeof(out), &why);
@@ -400,6 +411,20 @@ static int one_arg(const char *spec, unsigned int idx, void *priv)
 	}
 	snprintf(name, sizeof(name), "arg%u=", idx + 1);
 	return sbuf_add(&w->rec, name, out);
+}
+
+/* Both cache lines stop at arg16, as the record does: cut perf's form after it. */
+static void drop_past_max(char *uprobe)
+{
+	char key[16], *p;
+
+	snprintf(key, sizeof(key), "arg%u=", PROBECACHE_MAX_ARGS + 1);
+	for (p = uprobe; (p = strstr(p, key)); p++) {
+		if (p == uprobe || p[-1] == ' ') {
+			p[p == uprobe ? 0 : -1] = '\0';
+			return;
+		}
+	}
 }
 
 static int translate_args(struct sdt_elf *e, struct pc_sdt_note *n)
@@ -432,6 +457,7 @@ static int translate_args(struct sdt_elf *e, struct pc_sdt_note *n)
 	/* perf writes " arg1=..."; stored without the leading blank, like rec_args. */
 	memmove(n->uprobe_args, n->uprobe_args + (n->uprobe_args[0] == ' '),
 		strlen(n->uprobe_args) + 1);
+	drop_past_max(n->uprobe_args);
 	return ret == -ENOMEM ? ret : 0;
 }
 
