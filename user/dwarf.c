@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <dwarf.h>
@@ -1748,19 +1749,32 @@ static const Dwfl_Callbacks offline_cb = {
 
 /*
  * The ELF checks of scan first (a truncated file is said to be truncated,
- * not to lack DWARF), then the whole file into memory for libdwfl.
+ * not to lack DWARF), then the whole file into memory for libdwfl. The file
+ * must not change from the first look to the last byte read.
  */
 static int read_image(struct dw_ctx *c, const char *bin, size_t *size)
 {
+	struct stat before, after;
 	char hex[41];
-	int ret = pc_read_build_id(bin, hex);
+	int ret;
 
+	if (stat(bin, &before))
+		return pc_err("%s: %s", bin, strerror(errno)), -ENOENT;
+	ret = pc_read_build_id(bin, hex);
 	if (ret && ret != -ENOENT)
 		return ret;	/* said by pc_read_build_id() */
 	ret = pc_read_file(bin, 0, DW_MAX_ELF, &c->image, size);
-	if (ret)
+	if (ret) {
 		pc_err("%s: %s", bin, pc_file_strerror(ret));
-	return ret;
+		return ret;
+	}
+	if (stat(bin, &after) || !pc_same_content(&before, &after) ||
+	    (uint64_t)before.st_size != *size) {
+		pc_err("%s: changed while being read (%lld bytes, now %zu): nothing recorded, "
+		       "try again once it is complete", bin, (long long)before.st_size, *size);
+		return -EAGAIN;
+	}
+	return 0;
 }
 
 static int dw_open(struct dw_ctx *c, const char *bin)

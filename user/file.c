@@ -119,3 +119,9 @@ char *pc_next_line(char **pos, char *end, bool *newline)
 	*pos = nl + 1;
 	return line;
 }
+
+bool pc_same_content(const struct stat *a, const struct stat *b)
+{
+	return a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}

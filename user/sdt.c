@@ -118,13 +118,10 @@ static int check_unchanged(const struct sdt_elf *e, int fd)
 {
 	struct stat now;
 
-	if (fd < 0 || fstat(fd, &now))
-		return 0;
-	if (now.st_size == e->st.st_size && now.st_mtim.tv_sec == e->st.st_mtim.tv_sec &&
-	    now.st_mtim.tv_nsec == e->st.st_mtim.tv_nsec)
+	if (fd < 0 || fstat(fd, &now) || pc_same_content(&e->st, &now))
 		return 0;
 	pc_err("%s: changed while being read (%lld bytes, now %lld): nothing recorded, "
-	       "scan it again once it is complete", e->path, (long long)e->st.st_size,
+	       "try again once it is complete", e->path, (long long)e->st.st_size,
 	       (long long)now.st_size);
 	return -EAGAIN;
 }
