@@ -506,7 +506,6 @@ static int check_dups(struct parse_ctx *p)
 	if (i < b->nentries) {
 		struct pc_entry *later = v[i - 1] > v[i] ? v[i - 1] : v[i];
 
-		p->line = 0;
 		corrupt(p, "a probe block is given twice");
 		if (p->salvage)
 			pc_binary_del_entry(b, later - b->entries);
@@ -523,6 +522,7 @@ static int parse_buf(struct parse_ctx *p, char *buf, size_t len)
 		return ret;
 	if (p->line == 0)
 		return corrupt(p, "empty file");
+	p->line = 0;	/* what follows is about the whole file */
 	if (p->cur && bad_line(p, corrupt(p, "entry not closed by 'end'")))
 		return -EBADMSG;
 	if (!p->have_build_id && bad_line(p, corrupt(p, "no 'build-id' line")))

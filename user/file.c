@@ -50,7 +50,10 @@ int pc_read_fd(int fd, size_t max, char **buf, size_t *len)
 
 	for (;;) {
 		if (cap - n < 2) {
+			/* never more than @max + 2 bytes: one past the cap tells it is exceeded */
 			cap = cap ? 2 * cap : 65536;
+			if (cap > max + 2)
+				cap = max + 2;
 			nb = realloc(b, cap);
 			if (!nb)
 				goto nomem;
