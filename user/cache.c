@@ -30,7 +30,14 @@
  * Writers take flock(DIR/.lock, LOCK_EX), write a temp file in the same
  * directory, fsync it, rename it over the old file and fsync the directory,
  * so readers (which take no lock) see either the old or the new file. A file
- * that does not parse is reported with its name and line and skipped.
+ * that does not parse is reported with its name and line and skipped. A
+ * writer about to replace such a file keeps what parses of it and moves the
+ * file itself aside to FILE.corrupt (pc_cache_load_update), so no named
+ * entry is ever lost without a copy.
+ *
+ * Cache files are read through pc_read_file(): regular files only, no
+ * symlinks, at most PC_CACHE_FILE_MAX bytes and lines under
+ * PC_CACHE_LINE_MAX; the writer refuses fields that would break either.
  */
 #include <ctype.h>
 #include <dirent.h>

@@ -2,7 +2,8 @@
 /*
  * On-disk probe cache: one small text file per build-id under the cache
  * directory, metadata only. Writes go to a temp file + rename, under an
- * flock on DIR/.lock. A corrupt file is reported by name and skipped.
+ * flock on DIR/.lock. A corrupt file is reported by name and skipped by
+ * readers; writers keep what parses and move it aside to FILE.corrupt.
  */
 #ifndef _PC_CACHE_H
 #define _PC_CACHE_H
