@@ -90,6 +90,7 @@ fresh
 mkfifo "$T/fifo"
 ln -s /dev/zero "$T/zero-link"
 mkdir -p "$T/dir"
+: > "$T/empty"
 
 expect "scan FIFO: refused at once, not a regular file" 1 \
 	"$P: $T/fifo: not a regular file" same "$PC_BIN" scan "$T/fifo"
@@ -170,6 +171,9 @@ expect "preload --config /dev/zero: not a regular file" 1 \
 	"$PC_BIN" preload --dry-run --config "$T/zero-link"
 expect "preload --config DIR: is a directory" 1 \
 	"$P: preload: $T/dir: is a directory" same "$PC_BIN" preload --dry-run --config "$T/dir"
+expect "load with PROBECACHE_KCONFIG a FIFO: not read, no hang" 1 \
+	"$P: warning: load: $T/fifo: not a regular file, not read" same \
+	env PROBECACHE_KCONFIG="$T/fifo" "$PC_BIN" load --module "$T/empty"
 expect "add -x FIFO: refused at once" 1 "$P: $T/fifo: not a regular file" same \
 	"$PC_BIN" add -x "$T/fifo" main
 
@@ -201,7 +205,6 @@ expect "scan the 64-byte ELF header alone: truncated" 1 \
 mkelf copy-with "$LIBSTDCXX" "$T/magic.so" truncate 3
 expect "scan 3 bytes of an ELF: not an ELF file" 1 "$P: $T/magic.so: not an ELF file" \
 	same "$PC_BIN" scan "$T/magic.so"
-: > "$T/empty"
 expect "scan an empty file: not an ELF file" 1 "$P: $T/empty: not an ELF file" same \
 	"$PC_BIN" scan "$T/empty"
 mkelf copy-with "$LIBSTDCXX" "$T/be.so" flip-data
