@@ -380,6 +380,19 @@ struct arg_walk {
 	struct sbuf rec;
 };
 
+/* Does perf's form ("arg1=... arg3=...") carry arg@n? */
+static bool perf_has_arg(const char *uprobe, unsigned int n)
+{
+	char key[16];
+	const char *p;
+
+	snprintf(key, sizeof(key), "arg%u=", n);
+	for (p = uprobe; p && (p = strstr(p, key)); p++)
+		if (p == uprobe || p[-1] == ' ')
+			return true;
+	return false;
+}
+
 static int one_arg(const char *spec, unsigned int idx, void *priv)
 {
 	struct arg_walk *w = priv;
@@ -401,8 +414,10 @@ static int one_arg(const char *spec, unsigned int idx, void *priv)
 	if (!ret)
 		ret = pc_argspec_record(&a, w->ctx, out, sizeof(out), &why);
 	if (ret) {
-		pc_warn("%s: %s:%s: arg%u '%s': %s", w->e->path, w->note->provider,
-			w->note->name, idx + 1, spec, why);
+		pc_warn("%s: %s:%s: arg%u '%s': %s: left out of the record%s", w->e->path,
+			w->note->provider, w->note->name, idx + 1, spec, why,
+			perf_has_arg(w->note->uprobe_args, idx + 1) ?
+			", kept in the uprobe form as perf -D writes it" : "");
 		w->note->nwarn++;
 		return 0;
 	}
@@ -424,27 +439,15 @@ static void drop_past_max(char *uprobe)
 	}
 }
 
-static int translate_args(struct sdt_elf *e, struct pc_sdt_note *n)
+/* perf's uprobe_events form of the note's args, as perf -D writes it. */
+static int perf_form(struct sdt_elf *e, struct pc_sdt_note *n)
 {
-	const struct pc_argctx ctx = {
-		.sym_value = sym_value, .vaddr_to_off = arg_vaddr_off, .priv = e,
-		.fixed = e->eh.e_type == ET_EXEC, .wordsize = e->is64 ? 8 : 4,
-	};
-	struct arg_walk w = { e, n, &ctx, { NULL, 0, 0 } };
 	size_t plen = strlen(n->argstr) * 12 + 64;
 	int ret;
 
-	ret = pc_argspec_split(n->argstr, one_arg, &w);
-	if (ret == -E2BIG) {
-		pc_warn("%s: %s:%s: an arg spec is longer than 256 bytes: args left out",
-			e->path, n->provider, n->name);
-		n->nwarn++;
-		ret = 0;
-	}
-	n->rec_args = w.rec.s ? w.rec.s : strdup("");
 	n->uprobe_args = malloc(plen);
-	if (ret || !n->rec_args || !n->uprobe_args)
-		return ret ? ret : -ENOMEM;
+	if (!n->uprobe_args)
+		return -ENOMEM;
 	ret = pc_argspec_perf(n->argstr, e->eh.e_machine, n->uprobe_args, plen);
 	if (ret == -EINVAL || ret == -E2BIG)
 		pc_warn("%s: %s:%s: perf would refuse this note's args; uprobe form left empty",
@@ -456,6 +459,28 @@ static int translate_args(struct sdt_elf *e, struct pc_sdt_note *n)
 		strlen(n->uprobe_args) + 1);
 	drop_past_max(n->uprobe_args);
 	return ret == -ENOMEM ? ret : 0;
+}
+
+static int translate_args(struct sdt_elf *e, struct pc_sdt_note *n)
+{
+	const struct pc_argctx ctx = {
+		.sym_value = sym_value, .vaddr_to_off = arg_vaddr_off, .priv = e,
+		.fixed = e->eh.e_type == ET_EXEC, .wordsize = e->is64 ? 8 : 4,
+	};
+	struct arg_walk w = { e, n, &ctx, { NULL, 0, 0 } };
+	int ret = perf_form(e, n);	/* first: a rejected arg's warning says if perf keeps it */
+
+	if (ret)
+		return ret;
+	ret = pc_argspec_split(n->argstr, one_arg, &w);
+	if (ret == -E2BIG) {
+		pc_warn("%s: %s:%s: an arg spec is longer than 256 bytes: args left out",
+			e->path, n->provider, n->name);
+		n->nwarn++;
+		ret = 0;
+	}
+	n->rec_args = w.rec.s ? w.rec.s : strdup("");
+	return ret ? ret : n->rec_args ? 0 : -ENOMEM;
 }
 
 /* Prelink adjustment, then PT_LOAD translation of the pc and the semaphore. */

@@ -254,6 +254,14 @@ expect "a 40-argument note: the record form lists" 0 "" any \
 	"$PC_BIN" list --format=record 'sdt_pcfix:*'
 check_eq "a 40-argument note: uprobe and record forms carry the same 16 args" \
 	"16 16" "$("$PC_BIN" list --format=uprobe 'sdt_pcfix:*' | grep -o 'arg[0-9]*=' | wc -l) $(grep -o 'arg[0-9]*=' <<< "$out" | wc -l)"
+mkelf synth "$T/badargs" badbadbadbadbadbadbadbadbadbadbadbad0001 '8@%zz9 8@%rax' \
+	'8@99999999999999999999(%rbx) 4@%esi'
+expect "an unknown register: said, and that the uprobe form keeps it" 0 \
+	"$P: warning: $T/badargs: pcfix:probe: arg1 '8@%zz9': unknown x86 register: left out of the record, kept in the uprobe form as perf -D writes it" \
+	any "$PC_BIN" scan "$T/badargs"
+check "an overflowing displacement: said, and that the uprobe form keeps it" grep -qxF \
+	"$P: warning: $T/badargs: pcfix:probe: arg1 '8@99999999999999999999(%rbx)': bad or out of range displacement: left out of the record, kept in the uprobe form as perf -D writes it" \
+	<<< "$out"
 expect "scan a non-ELF file: not an ELF file" 1 "$P: $T/etc/preload.conf: not an ELF file" same \
 	"$PC_BIN" scan "$T/etc/preload.conf"
 expect "scan a missing path" 1 "$P: $T/missing: No such file or directory" same \
