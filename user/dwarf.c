@@ -1758,8 +1758,11 @@ static int read_image(struct dw_ctx *c, const char *bin, size_t *size)
 	char hex[41];
 	int ret;
 
-	if (stat(bin, &before))
-		return pc_err("%s: %s", bin, strerror(errno)), -ENOENT;
+	if (stat(bin, &before)) {
+		ret = -errno;
+		pc_err("%s: %s", bin, strerror(-ret));
+		return ret;
+	}
 	ret = pc_read_build_id(bin, hex);
 	if (ret && ret != -ENOENT)
 		return ret;	/* said by pc_read_build_id() */

@@ -58,9 +58,12 @@ static bool tables_fit(const GElf_Ehdr *h, bool is64, bool swap, uint64_t size)
 	uint64_t phe = h->e_phentsize, she = h->e_shentsize;
 
 	if (swap) {
-		phoff = swap_n(phoff, w), shoff = swap_n(shoff, w);
-		phn = swap_n(phn, 2), shn = swap_n(shn, 2);
-		phe = swap_n(phe, 2), she = swap_n(she, 2);
+		phoff = swap_n(phoff, w);
+		shoff = swap_n(shoff, w);
+		phn = swap_n(phn, 2);
+		shn = swap_n(shn, 2);
+		phe = swap_n(phe, 2);
+		she = swap_n(she, 2);
 	}
 	return (!phn || (phoff <= size && phoff + phn * phe <= size)) &&
 	       (!shoff || (shoff <= size && shoff + (shn ? shn : 1) * she <= size));
