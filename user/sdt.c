@@ -69,6 +69,34 @@ static bool tables_fit(const GElf_Ehdr *h, bool is64, bool swap, uint64_t size)
 	       (!shoff || (shoff <= size && shoff + (shn ? shn : 1) * she <= size));
 }
 
+static void byte_order_err(const struct sdt_elf *e)
+{
+	pc_err("%s: wrong byte order in e_ident[EI_DATA] (%s-endian): the ELF header "
+	       "reads right only the other way", e->path, e->be ? "big" : "little");
+}
+
+/*
+ * e_ident says how to read the rest: a flipped EI_CLASS or EI_DATA byte
+ * shows in the header's own sizes, read with the wrong layout or order.
+ */
+static int check_ident(struct sdt_elf *e)
+{
+	const GElf_Ehdr *h = &e->eh;
+	unsigned int eh = e->is64 ? 64 : 52, ph = e->is64 ? 56 : 32, sh = e->is64 ? 64 : 40;
+
+	if (h->e_ehsize == eh && (!h->e_phnum || h->e_phentsize == ph) &&
+	    (!h->e_shnum || h->e_shentsize == sh))
+		return 0;
+	if (swap_n(h->e_ehsize, 2) == eh) {
+		byte_order_err(e);
+		return -ENOEXEC;
+	}
+	pc_err("%s: e_ident[EI_CLASS] says %s, but e_ehsize is %u, not %u: "
+	       "class byte damaged or not an ELF file", e->path,
+	       e->is64 ? "ELFCLASS64" : "ELFCLASS32", h->e_ehsize, eh);
+	return -ENOEXEC;
+}
+
 /* Header tables past the end of the file: libelf would just see none of them. */
 static int check_tables(struct sdt_elf *e)
 {
@@ -77,9 +105,7 @@ static int check_tables(struct sdt_elf *e)
 	if (tables_fit(&e->eh, e->is64, false, size))
 		return 0;
 	if (tables_fit(&e->eh, e->is64, true, size))
-		pc_err("%s: wrong byte order in e_ident[EI_DATA] (%s-endian): its header "
-		       "tables fit the file only read the other way", e->path,
-		       e->be ? "big" : "little");
+		byte_order_err(e);
 	else
 		pc_err("%s: truncated ELF file: header tables end past its %" PRIu64 " bytes",
 		       e->path, size);
@@ -113,7 +139,7 @@ static int elf_open(const char *path, struct sdt_elf *e, int *fd)
 	}
 	e->is64 = gelf_getclass(e->elf) == ELFCLASS64;
 	e->be = e->eh.e_ident[EI_DATA] == ELFDATA2MSB;
-	return check_tables(e);
+	return check_ident(e) ?: check_tables(e);
 }
 
 /* Whatever was read from a file that changed meanwhile cannot be trusted. */
