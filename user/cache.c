@@ -31,9 +31,9 @@
  * directory, fsync it, rename it over the old file and fsync the directory,
  * so readers (which take no lock) see either the old or the new file. A file
  * that does not parse is reported with its name and line and skipped. A
- * writer about to replace such a file keeps what parses of it and moves the
- * file itself aside to FILE.corrupt (pc_cache_load_update), so no named
- * entry is ever lost without a copy.
+ * writer about to replace such a file keeps what parses of it and keeps the
+ * file itself as FILE.corrupt (pc_cache_load_update), so no named entry is
+ * ever lost without a copy.
  *
  * Cache files are read through pc_read_file(): regular files only, no
  * symlinks, at most PC_CACHE_FILE_MAX bytes and lines under
@@ -583,15 +583,20 @@ int pc_cache_load(const char *build_id, struct pc_binary **out)
 	return ret;
 }
 
-/* FILE.corrupt, or FILE.corrupt.N if that is taken: an older copy is never overwritten. */
-static int move_aside(const char *file, char *aside, size_t size)
+/*
+ * A hard link FILE.corrupt (or FILE.corrupt.N if taken: an older copy is
+ * never overwritten). A link, not a rename: FILE stays in place until the
+ * writer's store replaces it, so a writer that stops early changes nothing
+ * a reader sees.
+ */
+static int keep_copy(const char *file, char *aside, size_t size)
 {
 	for (unsigned int n = 0; n < 100; n++) {
 		if (n)
 			snprintf(aside, size, "%s.corrupt.%u", file, n);
 		else
 			snprintf(aside, size, "%s.corrupt", file);
-		if (!renameat2(AT_FDCWD, file, AT_FDCWD, aside, RENAME_NOREPLACE))
+		if (!link(file, aside))
 			return 0;
 		if (errno != EEXIST)
 			return -errno;
@@ -599,7 +604,7 @@ static int move_aside(const char *file, char *aside, size_t size)
 	return -EEXIST;
 }
 
-/* What parses of an unreadable or corrupt @file; the file itself is moved aside. */
+/* What parses of an unreadable or corrupt @file; the file itself is kept as a copy. */
 static int salvage(struct parse_ctx *p, const char *build_id, int err, struct pc_binary **out)
 {
 	char aside[PATH_MAX + 32];
@@ -612,15 +617,15 @@ static int salvage(struct parse_ctx *p, const char *build_id, int err, struct pc
 		if (!*out)
 			return -ENOMEM;
 	}
-	ret = move_aside(p->file, aside, sizeof(aside));
+	ret = keep_copy(p->file, aside, sizeof(aside));
 	if (ret) {
-		pc_err("%s: cannot move the damaged cache file aside: %s; not replacing it",
+		pc_err("%s: cannot keep a copy of the damaged cache file: %s; not replacing it",
 		       p->file, strerror(-ret));
 		pc_binary_free(*out);
 		return ret;
 	}
-	pc_warn("%s: moved aside to %s; kept what parses of it: %zu paths, %zu entries",
-		p->file, aside, (*out)->npaths, (*out)->nentries);
+	pc_warn("%s: kept whole as %s; what parses of it is carried over: %zu paths, "
+		"%zu entries", p->file, aside, (*out)->npaths, (*out)->nentries);
 	return 0;
 }
 

@@ -3,7 +3,7 @@
  * On-disk probe cache: one small text file per build-id under the cache
  * directory, metadata only. Writes go to a temp file + rename, under an
  * flock on DIR/.lock. A corrupt file is reported by name and skipped by
- * readers; writers keep what parses and move it aside to FILE.corrupt.
+ * readers; writers keep what parses and keep the file as FILE.corrupt.
  */
 #ifndef _PC_CACHE_H
 #define _PC_CACHE_H
@@ -44,7 +44,7 @@ void pc_cache_set_dir(const char *dir);
 int pc_cache_load(const char *build_id, struct pc_binary **out);	/* -ENOENT if absent */
 /*
  * For a read-modify-write under pc_cache_lock(): the cached binary, or a new
- * one if none is cached. A corrupt or unreadable file is moved aside to
+ * one if none is cached. A corrupt or unreadable file is kept whole as
  * FILE.corrupt (never silently dropped) and what parses of it is returned.
  */
 int pc_cache_load_update(const char *build_id, struct pc_binary **out);

@@ -292,7 +292,7 @@ sed -i "3a path /opt/old/python3.11" "$pfile"
 sed -i '0,/^spec /s/^spec .*/spec/; 0,/^uprobe /s/^uprobe /uprobe_bad /' "$pfile"
 cp "$pfile" "$T/damaged.probes"
 expect "rescan over a hand-damaged cache file: says what it kept and where the rest is" 0 \
-	"$P: warning: $pfile: moved aside to $pfile.corrupt; kept what parses of it: 2 paths, 8 entries" \
+	"$P: warning: $pfile: kept whole as $pfile.corrupt; what parses of it is carried over: 2 paths, 8 entries" \
 	any "$PC_BIN" scan "$PYTHON"
 check "the damaged file is kept whole as .corrupt" cmp "$pfile.corrupt" "$T/damaged.probes"
 expect "the named (add) entry survived the rescan" 0 "probe_python:hand=hand_made" any \
@@ -301,18 +301,18 @@ check "the extra path survived the rescan" grep -qx 'path /opt/old/python3.11' "
 expect "the rescan holds every SDT note again" 0 "" any "$PC_BIN" list 'sdt_python:*'
 check_eq "8 SDT entries after the rescan" 8 "$(grep -c '^sdt_python:' <<< "$out")"
 printf 'garbage\n' >> "$pfile"
-expect "a second damage: moved aside without overwriting the first copy" 0 \
-	"$P: warning: $pfile: moved aside to $pfile.corrupt.1; kept what parses of it: 2 paths, 9 entries" \
+expect "a second damage: kept without overwriting the first copy" 0 \
+	"$P: warning: $pfile: kept whole as $pfile.corrupt.1; what parses of it is carried over: 2 paths, 9 entries" \
 	any "$PC_BIN" scan "$PYTHON"
 check "the first .corrupt copy is untouched" cmp "$pfile.corrupt" "$T/damaged.probes"
 printf 'probecache-cache 2\n' > "$pfile"
-expect "rescan over a file of another format version: moved aside, nothing kept" 0 \
-	"$P: warning: $pfile: moved aside to $pfile.corrupt.2; kept what parses of it: 0 paths, 0 entries" \
+expect "rescan over a file of another format version: kept, nothing kept" 0 \
+	"$P: warning: $pfile: kept whole as $pfile.corrupt.2; what parses of it is carried over: 0 paths, 0 entries" \
 	any "$PC_BIN" scan "$PYTHON"
 rm "$pfile"
 mkfifo "$pfile"
-expect "rescan over a FIFO cache file: moved aside, no hang" 0 \
-	"$P: warning: $pfile: moved aside to $pfile.corrupt.3; kept what parses of it: 0 paths, 0 entries" \
+expect "rescan over a FIFO cache file: kept, no hang" 0 \
+	"$P: warning: $pfile: kept whole as $pfile.corrupt.3; what parses of it is carried over: 0 paths, 0 entries" \
 	any "$PC_BIN" scan "$PYTHON"
 
 fresh
@@ -323,6 +323,13 @@ expect "a damaged copy (same build-id) does not replace the clean copy's entries
 	"$P: $T/postgres-damaged: 1 SDT notes unreadable, 70 read; build-id $qbid keeps the 71 entries cached from $POSTGRES, this copy is not recorded" \
 	same "$PC_BIN" scan "$T/postgres-damaged"
 expect "the clean copy stays the newest path" 0 "$POSTGRES ($qbid):" any "$PC_BIN" list "@$qbid"
+qfile=$(cache_file "$qbid")
+printf 'garbage\n' >> "$qfile"
+cp "$qfile" "$T/postgres.probes"
+expect "a damaged copy over a corrupt cache file: refused" 1 \
+	"$P: $T/postgres-damaged: 1 SDT notes unreadable, 70 read; build-id $qbid keeps the 71 entries cached from $POSTGRES, this copy is not recorded" \
+	any "$PC_BIN" scan "$T/postgres-damaged"
+check "  ... and the corrupt file is still in place, unchanged" cmp "$qfile" "$T/postgres.probes"
 fresh
 expect "a damaged copy alone is cached (nothing better known)" 0 \
 	"$T/postgres-damaged ($qbid): 70 events" any "$PC_BIN" scan "$T/postgres-damaged"
