@@ -229,6 +229,13 @@ static int record_file(const char *real, const struct pc_sdt_file *f, struct sca
 	return 0;
 }
 
+static int scan_fail(const char *arg, int err, struct scan_stats *st)
+{
+	pc_err("%s: %s", arg, pc_file_strerror(err));
+	st->failed++;
+	return err;
+}
+
 /* One file. @explicit: named on the command line (non-ELF is an error then). */
 static int scan_one(const char *arg, struct scan_stats *st, bool explicit)
 {
@@ -236,18 +243,11 @@ static int scan_one(const char *arg, struct scan_stats *st, bool explicit)
 	char real[PATH_MAX];
 	int ret;
 
-	if (!realpath(arg, real)) {
-		ret = -errno;
-		pc_err("%s: %s", arg, strerror(errno));
-		st->failed++;
-		return ret;
-	}
+	if (!realpath(arg, real))
+		return scan_fail(arg, -errno, st);
 	ret = is_elf(real);
-	if (ret < 0) {
-		pc_err("%s: %s", arg, pc_file_strerror(ret));
-		st->failed++;
-		return ret;
-	}
+	if (ret < 0)
+		return scan_fail(arg, ret, st);
 	if (!ret) {
 		st->non_elf++;
 		if (!explicit)
@@ -279,13 +279,6 @@ static int walk_fn(const char *path, const struct stat *sb, int type, struct FTW
 		scan_one(path, cur_stats, false);
 	}
 	return 0;
-}
-
-static int scan_fail(const char *arg, int err, struct scan_stats *st)
-{
-	pc_err("%s: %s", arg, pc_file_strerror(err));
-	st->failed++;
-	return err;
 }
 
 static int scan_arg(const char *arg, struct scan_stats *st)
