@@ -8,7 +8,8 @@
 # Every case runs under timeout and a memory limit and must end by itself
 # with the documented exit code (never a signal) and the exact message; a
 # refused operation must leave the cache directory byte for byte as it was.
-# PC_BIN=... runs the suite against another build (e.g. an older main).
+# PC_BIN=... runs the suite against another build (e.g. an older main); PC_TIMEOUT
+# (seconds, default 30) and PC_VMEM (ulimit -v, default 1000000; "unlimited" for ASan).
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/tests/hostile
 . "$top/tests/lib/tap.sh"
@@ -54,7 +55,7 @@ snap() {
 
 # run CMD...: $out (stdout+stderr), $rc; bounded in time and memory, never interactive
 run() {
-	out=$(ulimit -v 1000000; timeout -k 5 "${PC_TIMEOUT:-30}" "$@" 2>&1 </dev/null)
+	out=$(ulimit -v "${PC_VMEM:-1000000}"; timeout -k 5 "${PC_TIMEOUT:-30}" "$@" 2>&1 </dev/null)
 	rc=$?
 }
 
