@@ -83,17 +83,23 @@ static int check_ident(struct sdt_elf *e)
 {
 	const GElf_Ehdr *h = &e->eh;
 	unsigned int eh = e->is64 ? 64 : 52, ph = e->is64 ? 56 : 32, sh = e->is64 ? 64 : 40;
+	const char *cls = e->is64 ? "ELFCLASS64" : "ELFCLASS32";
 
-	if (h->e_ehsize == eh && (!h->e_phnum || h->e_phentsize == ph) &&
-	    (!h->e_shnum || h->e_shentsize == sh))
-		return 0;
-	if (swap_n(h->e_ehsize, 2) == eh) {
+	if (h->e_ehsize != eh && swap_n(h->e_ehsize, 2) == eh) {
 		byte_order_err(e);
 		return -ENOEXEC;
 	}
-	pc_err("%s: e_ident[EI_CLASS] says %s, but e_ehsize is %u, not %u: "
-	       "class byte damaged or not an ELF file", e->path,
-	       e->is64 ? "ELFCLASS64" : "ELFCLASS32", h->e_ehsize, eh);
+	if (h->e_ehsize != eh)
+		pc_err("%s: e_ehsize is %u, %s wants %u: e_ident[EI_CLASS] or the ELF header "
+		       "damaged", e->path, h->e_ehsize, cls, eh);
+	else if (h->e_phnum && h->e_phentsize != ph)
+		pc_err("%s: e_phentsize is %u, %s wants %u: ELF header damaged", e->path,
+		       h->e_phentsize, cls, ph);
+	else if (h->e_shnum && h->e_shentsize != sh)
+		pc_err("%s: e_shentsize is %u, %s wants %u: ELF header damaged", e->path,
+		       h->e_shentsize, cls, sh);
+	else
+		return 0;
 	return -ENOEXEC;
 }
 

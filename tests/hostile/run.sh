@@ -214,7 +214,7 @@ expect "scan with EI_DATA flipped: wrong byte order, not 'truncated'" 1 \
 	same "$PC_BIN" scan "$T/be.so"
 mkelf copy-with "$LIBSTDCXX" "$T/class.so" flip-class
 expect "scan with EI_CLASS flipped: the class is named, not 'no build-id'" 1 \
-	"$P: $T/class.so: e_ident[EI_CLASS] says ELFCLASS32, but e_ehsize is $(od -An -tu2 -j40 -N2 "$LIBSTDCXX" | tr -d ' '), not 52: class byte damaged or not an ELF file" \
+	"$P: $T/class.so: e_ehsize is $(od -An -tu2 -j40 -N2 "$LIBSTDCXX" | tr -d ' '), ELFCLASS32 wants 52: e_ident[EI_CLASS] or the ELF header damaged" \
 	same "$PC_BIN" scan "$T/class.so"
 mkelf copy-with "$LIBSTDCXX" "$T/shstr.so" shstrndx 9999
 expect "scan with a bogus e_shstrndx: said, not '0 events'" 1 \
