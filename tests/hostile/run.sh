@@ -307,12 +307,12 @@ expect "a second damage: kept without overwriting the first copy" 0 \
 	any "$PC_BIN" scan "$PYTHON"
 check "the first .corrupt copy is untouched" cmp "$pfile.corrupt" "$T/damaged.probes"
 printf 'probecache-cache 2\n' > "$pfile"
-expect "rescan over a file of another format version: kept, nothing kept" 0 \
+expect "rescan over a file of another format version: kept as a copy, nothing carried over" 0 \
 	"$P: warning: $pfile: kept whole as $pfile.corrupt.2; what parses of it is carried over: 0 paths, 0 entries" \
 	any "$PC_BIN" scan "$PYTHON"
 rm "$pfile"
 mkfifo "$pfile"
-expect "rescan over a FIFO cache file: kept, no hang" 0 \
+expect "rescan over a FIFO cache file: kept as a copy, no hang" 0 \
 	"$P: warning: $pfile: kept whole as $pfile.corrupt.3; what parses of it is carried over: 0 paths, 0 entries" \
 	any "$PC_BIN" scan "$PYTHON"
 
