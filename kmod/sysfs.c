@@ -130,7 +130,21 @@ static ssize_t type_show(struct kobject *kobj, struct kobj_attribute *attr,
  * hits, path, args and pid tell what other users' programs do and when:
  * readable by root only, unless public_probes=1 at load.
  */
+/*
+ * The probe holds its inode: once every name of it is gone (a package
+ * upgrade renamed a new file over it) that memory stays pinned until the
+ * probe is deleted, and the new file is not probed. Say so.
+ */
+static ssize_t unlinked_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	struct pc_probe *p = to_probe(kobj);
+
+	return sysfs_emit(buf, "%d\n", p->inode && !READ_ONCE(p->inode->i_nlink));
+}
+
 static struct kobj_attribute pc_attr_hits = __ATTR_RO_MODE(hits, 0400);
+static struct kobj_attribute pc_attr_unlinked = __ATTR_RO(unlinked);
 static struct kobj_attribute pc_attr_state = __ATTR_RO(state);
 static struct kobj_attribute pc_attr_build_id = __ATTR_RO(build_id);
 static struct kobj_attribute pc_attr_path = __ATTR_RO_MODE(path, 0400);
@@ -150,6 +164,7 @@ static struct attribute *pc_probe_attrs[] = {
 	&pc_attr_args.attr,
 	&pc_attr_pid.attr,
 	&pc_attr_type.attr,
+	&pc_attr_unlinked.attr,
 	NULL,
 };
 

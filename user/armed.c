@@ -90,6 +90,7 @@ static int read_one(const char *name, struct pc_kprobe *p)
 	p->offset = read_u64(name, "offset");
 	p->ref_ctr = read_u64(name, "ref_ctr_offset");
 	p->pid = (long)read_u64(name, "pid");
+	p->unlinked = read_u64(name, "unlinked") == 1;
 	p->path = read_str(name, "path");
 	p->args = read_str(name, "args");
 	return p->path && p->args ? 0 : -ENOMEM;

@@ -20,6 +20,7 @@ struct pc_kprobe {
 	uint64_t offset, ref_ctr;
 	char *args;
 	long pid;
+	bool unlinked;	/* the probed inode has no name left (replaced) */
 };
 
 struct pc_kprobes {

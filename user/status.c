@@ -33,6 +33,7 @@ static void probe_json(const struct pc_kprobe *p, bool comma)
 	printf(",\"offset\":%" PRIu64 ",\"ref_ctr_offset\":%" PRIu64 ",\"pid\":%ld", p->offset,
 	       p->ref_ctr, p->pid);
 	json_kv("args", p->args, true);
+	printf(",\"unlinked\":%s", p->unlinked ? "true" : "false");
 	putchar('}');
 }
 
@@ -45,6 +46,8 @@ static void probe_text(const struct pc_kprobe *p)
 	printf(" (%s)", p->build_id);
 	if (p->pid)
 		printf(" pid=%ld", p->pid);
+	if (p->unlinked)
+		printf(" [file replaced or removed: the old inode stays in memory until disarm]");
 	putchar('\n');
 }
 

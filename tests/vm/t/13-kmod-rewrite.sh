@@ -102,6 +102,11 @@ check_eq "new file is not probed" "0" "$(kget rn:app hits)"
 check_eq "old inode still runs correctly" "$good_a" "$(/tmp/app.old)"
 check_eq "old inode still probed" "1" "$(kget rn:app hits)"
 check_eq "state armed" "armed" "$(kget rn:app state)"
+check_eq "old inode still has a name" "0" "$(kget rn:app unlinked)"
+rm /tmp/app.old
+check_eq "its last name gone: unlinked" "1" "$(kget rn:app unlinked)"
+check "status says the old inode is pinned" sh -c \
+	"probecache-resolve status | grep '^rn:app .*file replaced or removed: the old inode stays in memory until disarm'"
 check "clear" kctl clear
 check "rmmod" pc_unload
 tap_done
