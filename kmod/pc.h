@@ -59,12 +59,18 @@ enum pc_state {
 	PC_STATE_DISARMED,	/* deleted, waiting for the last reference */
 };
 
-/* What identified the verified content (rechecked on every mmap). */
+/*
+ * What identified the verified content (rechecked on every mmap). ctime,
+ * i_version and the link count form a baseline that a link or unlink moves
+ * forward (pc_ident_changed()), so they are atomics: the filter runs
+ * concurrently for many mms.
+ */
 struct pc_ident {
-	struct timespec64 ctime, mtime;
+	struct timespec64 mtime;
 	loff_t size;
-	unsigned int nlink;
-	u64 iversion;
+	atomic_t nlink;
+	atomic64_t ctime_ns;
+	atomic64_t iversion;
 	bool has_iversion;
 };
 
@@ -131,7 +137,7 @@ int pc_verify(const struct pc_record *rec, const char *pathname,
 	      struct pc_verified *v, struct pc_err *err);
 void pc_verified_release(struct pc_verified *v);
 int pc_ident_take(struct inode *inode, struct pc_ident *id);
-const char *pc_ident_changed(const struct pc_ident *id, struct inode *inode);
+const char *pc_ident_changed(struct pc_ident *id, struct inode *inode);
 
 /* probe.c: add, del and clear take pc_lock themselves */
 extern unsigned int pc_nr_probes;

@@ -17,28 +17,39 @@
 
 #include "pc.h"
 
+/* ctime, i_version and nlink: the part a link change moves. */
+static void pc_ident_link_base(struct inode *inode, struct pc_ident *id)
+{
+	struct timespec64 t = pc_inode_ctime(inode);
+
+	atomic_set(&id->nlink, READ_ONCE(inode->i_nlink));
+	atomic64_set(&id->ctime_ns, timespec64_to_ns(&t));
+	if (id->has_iversion)
+		atomic64_set(&id->iversion, inode_query_iversion(inode));
+}
+
 /* Snapshot what identifies the file content; also arms i_version bumps. */
 int pc_ident_take(struct inode *inode, struct pc_ident *id)
 {
-	id->ctime = pc_inode_ctime(inode);
 	id->mtime = pc_inode_mtime(inode);
 	id->size = i_size_read(inode);
-	id->nlink = READ_ONCE(inode->i_nlink);
 	id->has_iversion = IS_I_VERSION(inode);
-	id->iversion = id->has_iversion ? inode_query_iversion(inode) : 0;
+	pc_ident_link_base(inode, id);
 	return 0;
 }
 
 /*
- * Called from the uprobe filter: lock-free reads only. Returns what changed
- * or NULL if the content is still the verified one. A write always moves
- * mtime (and size, usually); ctime and i_version also catch a write whose
- * mtime was put back, but they move on link and unlink too, so they count
- * only while the link count is unchanged: renaming a new file over the
- * probed one (a package upgrade) must leave the old inode armed.
+ * Called from the uprobe filter: lock-free. Returns what changed or NULL if
+ * the content is still the verified one. A write always moves mtime (and
+ * size, usually); ctime and i_version also catch a write whose mtime was put
+ * back, but they move on link and unlink too: renaming a new file over the
+ * probed one (a package upgrade) must leave the old inode armed. So a link
+ * count change takes the current ctime and i_version as the new baseline,
+ * and changes after it still count.
  */
-const char *pc_ident_changed(const struct pc_ident *id, struct inode *inode)
+const char *pc_ident_changed(struct pc_ident *id, struct inode *inode)
 {
+	unsigned int nlink = READ_ONCE(inode->i_nlink);
 	struct timespec64 t;
 
 	if (i_size_read(inode) != id->size)
@@ -46,12 +57,15 @@ const char *pc_ident_changed(const struct pc_ident *id, struct inode *inode)
 	t = pc_inode_mtime(inode);
 	if (!timespec64_equal(&t, &id->mtime))
 		return "mtime";
-	if (READ_ONCE(inode->i_nlink) != id->nlink)
+	if (nlink != atomic_read(&id->nlink)) {
+		pc_ident_link_base(inode, id);
 		return NULL;
+	}
 	t = pc_inode_ctime(inode);
-	if (!timespec64_equal(&t, &id->ctime))
+	if (timespec64_to_ns(&t) != atomic64_read(&id->ctime_ns))
 		return "ctime";
-	if (id->has_iversion && inode_peek_iversion(inode) != id->iversion)
+	if (id->has_iversion &&
+	    inode_peek_iversion(inode) != (u64)atomic64_read(&id->iversion))
 		return "i_version";
 	return NULL;
 }

@@ -90,6 +90,21 @@ check_eq "tracefs: the rewritten program prints a corrupted value" \
 echo 0 > $TR/events/pcrw/theirs/enable
 echo '-:pcrw/theirs' >> $TR/uprobe_events
 
+# A link count change (hard link, rename-over of another name) moves ctime;
+# it becomes the new baseline, and a later ctime change still counts.
+cp $A /tmp/lk
+check "arm /tmp/lk" kctl "add p:lk/a $BID /tmp/lk:$P"
+sleep 1
+ln /tmp/lk /tmp/lk2
+check_eq "after a hard link: still armed, counted" "$good_a 1 armed" \
+	"$(/tmp/lk) $(kget lk:a hits) $(kget lk:a state)"
+sleep 1
+chmod 0700 /tmp/lk
+check_eq "a ctime change after it: not run with the breakpoint" "$good_a 1" "$(/tmp/lk) $(kget lk:a hits)"
+check "and stale, saying ctime" wait_for 5 sh -c \
+	"[ \"\$(cat $PCP/lk:a/state)\" = stale ] && dmesg | grep -q 'lk:a: /tmp/lk (offset $P) changed since verification (ctime)'"
+check "del" kctl "del lk:a"
+
 # Rename-replace: the old inode stays probed, the new file is not.
 cp $A /tmp/app
 ln /tmp/app /tmp/app.old
