@@ -134,14 +134,7 @@ static int store(const struct pc_dw_result *r, const char *spec)
 	ret = pc_cache_lock();
 	if (ret)
 		return ret;
-	ret = pc_cache_load(r->build_id, &b);
-	if (ret == -ENOENT || ret == -EBADMSG) {
-		if (ret == -EBADMSG)
-			pc_warn("%s: replacing the corrupt cache entry of build-id %s", r->path,
-				r->build_id);
-		b = pc_binary_new(r->build_id);
-		ret = b ? 0 : -ENOMEM;
-	}
+	ret = pc_cache_load_update(r->build_id, &b);
 	if (!ret)
 		ret = pc_binary_add_path(b, r->path);
 	if (!ret)
@@ -211,7 +204,8 @@ static int add_help(void)
 	       "  -D, --definition    print the uprobe_events definition(s), store nothing\n"
 	       "  -f, --force         leave out arguments that cannot be fetched at a\n"
 	       "                      location instead of failing\n"
-	       "      --arm           arm the new probes right away\n", pc_prog);
+	       "      --arm           arm the new probes right away\n\n"
+	       "Exit: 0 ok, 1 not resolved or not cached, 2 usage.\n", pc_prog);
 	return 0;
 }
 

@@ -66,8 +66,10 @@ static int unescape(struct parser *p, char *s, unsigned int field)
 		case 't': *w++ = '\t'; break;
 		case 'n': *w++ = '\n'; break;
 		case 'r': *w++ = '\r'; break;
+		case '\0':
+			return fail(p, "field %u: trailing backslash", field);
 		default:
-			return fail(p, "field %u: bad escape '\\%c'", field, *s ? *s : '0');
+			return fail(p, "field %u: bad escape '\\%c'", field, *s);
 		}
 	}
 	*w = '\0';
@@ -274,6 +276,22 @@ static int add_entry(struct parser *p, char **f, int n)
 	return 0;
 }
 
+/* A decimal count; strtoul would saturate silently or take "-1". */
+static int parse_count(struct parser *p, const char *s, const char *what, unsigned long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return fail(p, "end: %s '%.32s' is not a decimal count", what, s);
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	if (*end)
+		return fail(p, "end: %s '%.32s' is not a decimal count", what, s);
+	if (errno == ERANGE || *v > UINT32_MAX)
+		return fail(p, "end: %s '%.32s' is out of range", what, s);
+	return 0;
+}
+
 static int check_end(struct parser *p, char **f, int n, const char *buf, size_t body)
 {
 	unsigned long nb, ne;
@@ -282,9 +300,10 @@ static int check_end(struct parser *p, char **f, int n, const char *buf, size_t 
 
 	if (finish_binary(p))
 		return -EINVAL;
-	if (n != 4 || sscanf(f[1], "%lu%c", &nb, &c) != 1 || sscanf(f[2], "%lu%c", &ne, &c) != 1 ||
-	    sscanf(f[3], "crc32=%8x%c", &crc, &c) != 1 || strlen(f[3]) != 14)
+	if (n != 4 || sscanf(f[3], "crc32=%8x%c", &crc, &c) != 1 || strlen(f[3]) != 14)
 		return fail(p, "end: want 'end<TAB>NBINARIES<TAB>NENTRIES<TAB>crc32=XXXXXXXX'");
+	if (parse_count(p, f[1], "NBINARIES", &nb) || parse_count(p, f[2], "NENTRIES", &ne))
+		return -EINVAL;
 	if (nb != p->ar->nbinaries || ne != p->ar->nentries)
 		return fail(p, "end: archive says %lu binaries / %lu entries, found %zu / %zu",
 			    nb, ne, p->ar->nbinaries, p->ar->nentries);
@@ -321,12 +340,17 @@ static int parse_line(struct parser *p, char *line, const char *buf, size_t off,
 
 static int parse_all(struct parser *p, const char *buf, size_t len)
 {
+	const char *nul = memchr(buf, '\0', len);
 	bool end = false;
 	size_t off = 0;
 	int ret = 0;
 
-	if (memchr(buf, '\0', len))
-		return p->line = 1, fail(p, "NUL byte: not a text archive");
+	if (nul) {
+		p->line = 1;
+		for (const char *c = buf; c < nul; c++)
+			p->line += *c == '\n';
+		return fail(p, "NUL byte: not a text archive");
+	}
 	while (off < len && !ret) {
 		const char *nl = memchr(buf + off, '\n', len - off);
 		char *line;

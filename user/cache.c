@@ -30,7 +30,14 @@
  * Writers take flock(DIR/.lock, LOCK_EX), write a temp file in the same
  * directory, fsync it, rename it over the old file and fsync the directory,
  * so readers (which take no lock) see either the old or the new file. A file
- * that does not parse is reported with its name and line and skipped.
+ * that does not parse is reported with its name and line and skipped. A
+ * writer about to replace such a file keeps what parses of it and keeps the
+ * file itself as FILE.corrupt (pc_cache_load_update), so no named entry is
+ * ever lost without a copy.
+ *
+ * Cache files are read through pc_read_file(): regular files only, no
+ * symlinks, at most PC_CACHE_FILE_MAX bytes and lines under
+ * PC_CACHE_LINE_MAX; the writer refuses fields that would break either.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -250,17 +257,40 @@ void pc_binary_free(struct pc_binary *b)
 
 /* ---- parsing ---- */
 
+#define PC_CACHE_LINE_MAX	65536u		/* far above any path or 16-arg list */
+#define PC_CACHE_FILE_MAX	(64u << 20)	/* 65536 notes of ~200 bytes, with room */
+
+/*
+ * Strict parsing refuses a file at its first bad line. Salvage parsing (a
+ * writer about to replace a corrupt file) keeps every path and entry that
+ * parses: a bad line is skipped and drops the entry it is part of.
+ */
 struct parse_ctx {
 	const char *file;
 	unsigned int line;
 	struct pc_binary *b;
 	struct pc_entry *cur;	/* open "probe" block */
+	bool have_build_id;
+	bool salvage;
+	bool fatal;		/* not this build-id's file at all: nothing to salvage */
+	unsigned int nbad;	/* bad lines seen (salvage) */
+	unsigned int bad_line;	/* the first one and why */
+	const char *why;
 };
 
 static int corrupt(struct parse_ctx *p, const char *why)
 {
-	pc_warn("%s:%u: corrupt cache file, skipped: %s", p->file, p->line, why);
+	if (!p->nbad++) {
+		p->bad_line = p->line;
+		p->why = why;
+	}
 	return -EBADMSG;
+}
+
+static int corrupt_fatal(struct parse_ctx *p, const char *why)
+{
+	p->fatal = true;
+	return corrupt(p, why);
 }
 
 static bool name_ok(const char *s)
@@ -289,6 +319,7 @@ static int parse_u64(const char *s, uint64_t *v)
 static int parse_probe(struct parse_ctx *p, char *val)
 {
 	char kind[16], group[128], event[128], pr[4], off[32], ref[32], extra;
+	uint64_t offset, ref_ctr;
 	struct pc_entry *e;
 
 	if (p->cur)
@@ -302,19 +333,19 @@ static int parse_probe(struct parse_ctx *p, char *val)
 		return corrupt(p, "bad probe group or event name");
 	if (strcmp(pr, "p") && strcmp(pr, "r"))
 		return corrupt(p, "probe type is neither p nor r");
+	if (parse_u64(off, &offset) || parse_u64(ref, &ref_ctr))
+		return corrupt(p, "bad probe offset or semaphore offset");
 	e = pc_binary_add_entry(p->b);
 	if (!e)
 		return -ENOMEM;
+	p->cur = e;	/* from here on a failure drops it with the block */
 	e->kind = kind[0] == 's' ? PC_ENTRY_SDT : PC_ENTRY_NAMED;
 	e->retprobe = pr[0] == 'r';
-	if (parse_u64(off, &e->offset) || parse_u64(ref, &e->ref_ctr))
-		return corrupt(p, "bad probe offset or semaphore offset");
+	e->offset = offset;
+	e->ref_ctr = ref_ctr;
 	e->group = strdup(group);
 	e->event = strdup(event);
-	if (!e->group || !e->event)
-		return -ENOMEM;
-	p->cur = e;
-	return 0;
+	return e->group && e->event ? 0 : -ENOMEM;
 }
 
 enum field { F_SPEC, F_ARGS, F_UPROBE, F_DEBUGINFO };
@@ -370,6 +401,18 @@ static int parse_end(struct parse_ctx *p)
 	return 0;
 }
 
+static int parse_build_id(struct parse_ctx *p, const char *val)
+{
+	if (p->cur)
+		return corrupt(p, "'build-id' inside an entry");
+	if (p->have_build_id)
+		return corrupt(p, "build-id given twice");
+	if (strcmp(val, p->b->build_id))
+		return corrupt_fatal(p, "build-id does not match the file name");
+	p->have_build_id = true;
+	return 0;
+}
+
 static int parse_line(struct parse_ctx *p, char *line)
 {
 	char *val = strchr(line, ' ');
@@ -378,11 +421,8 @@ static int parse_line(struct parse_ctx *p, char *line)
 		*val++ = '\0';
 	else
 		val = line + strlen(line);
-	if (!strcmp(line, "build-id")) {
-		if (strcmp(val, p->b->build_id))
-			return corrupt(p, "build-id does not match the file name");
-		return 0;
-	}
+	if (!strcmp(line, "build-id"))
+		return parse_build_id(p, val);
 	if (!strcmp(line, "path"))
 		return append_path(p, val);
 	if (!strcmp(line, "probe"))
@@ -400,82 +440,218 @@ static int parse_line(struct parse_ctx *p, char *line)
 	return corrupt(p, "unknown keyword");
 }
 
-static int parse_stream(struct parse_ctx *p, FILE *f)
+/* Salvage: a bad line inside a block drops the whole entry. */
+static int bad_line(struct parse_ctx *p, int ret)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int ret = 0;
-
-	while (!ret && (n = getline(&line, &cap, f)) >= 0) {
-		p->line++;
-		if (n == 0 || line[n - 1] != '\n') {
-			ret = corrupt(p, "truncated line");
-			break;
-		}
-		line[n - 1] = '\0';
-		if (strlen(line) != (size_t)n - 1)
-			ret = corrupt(p, "NUL byte in line");
-		else if (p->line == 1)
-			ret = strcmp(line, PC_CACHE_MAGIC " 1") ?
-			      corrupt(p, "not a probecache cache file of format version 1") : 0;
-		else
-			ret = parse_line(p, line);
-	}
-	free(line);
-	if (ret)
+	if (ret != -EBADMSG || !p->salvage || p->fatal)
 		return ret;
-	if (ferror(f))
-		return -EIO;
-	if (p->line == 0)
-		return corrupt(p, "empty file");
-	if (p->cur)
-		return corrupt(p, "entry not closed by 'end'");
-	if (!p->b->npaths)
-		return corrupt(p, "no 'path' line");
+	if (p->cur) {
+		pc_binary_del_entry(p->b, p->cur - p->b->entries);
+		p->cur = NULL;
+	}
 	return 0;
 }
 
-static int load_file(const char *file, const char *build_id, struct pc_binary **out)
+static int check_line(struct parse_ctx *p, char *line, size_t n)
 {
-	struct parse_ctx p = { .file = file };
-	FILE *f = fopen(file, "re");
-	int ret;
+	if (n >= PC_CACHE_LINE_MAX)
+		return corrupt(p, "line longer than 65535 bytes");
+	if (strlen(line) != n)
+		return corrupt(p, "NUL byte in line");
+	if (p->line == 1 && strcmp(line, PC_CACHE_MAGIC " 1"))
+		return corrupt_fatal(p, "not a probecache cache file of format version 1");
+	return p->line == 1 ? 0 : parse_line(p, line);
+}
 
-	if (!f)
-		return -errno;
-	p.b = pc_binary_new(build_id);
-	if (!p.b) {
-		fclose(f);
-		return -ENOMEM;
+static int parse_lines(struct parse_ctx *p, char *buf, size_t len)
+{
+	char *pos = buf, *end = buf + len, *s;
+	bool nl;
+	int ret = 0;
+
+	while (!ret && (s = pc_next_line(&pos, end, &nl))) {
+		p->line++;
+		if (!nl)
+			return bad_line(p, corrupt(p, "truncated line"));
+		ret = bad_line(p, check_line(p, s, pos - 1 - s));
 	}
-	ret = parse_stream(&p, f);
-	fclose(f);
+	return ret;
+}
+
+static bool same_event(const struct pc_entry *a, const struct pc_entry *b)
+{
+	return !strcmp(a->group, b->group) && !strcmp(a->event, b->event);
+}
+
+static int cmp_event(const void *x, const void *y)
+{
+	const struct pc_entry *a = *(const struct pc_entry *const *)x;
+	const struct pc_entry *b = *(const struct pc_entry *const *)y;
+	int c = strcmp(a->group, b->group);
+
+	return c ? c : strcmp(a->event, b->event);
+}
+
+/* A GROUP:EVENT given twice would be listed and armed twice: the later copy goes. */
+static int check_dups(struct parse_ctx *p)
+{
+	struct pc_binary *b = p->b;
+	struct pc_entry **v;
+	size_t i;
+
+	if (b->nentries < 2)
+		return 0;
+	v = malloc(b->nentries * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < b->nentries; i++)
+		v[i] = &b->entries[i];
+	qsort(v, b->nentries, sizeof(*v), cmp_event);
+	for (i = 1; i < b->nentries; i++)
+		if (same_event(v[i - 1], v[i]))
+			break;
+	if (i < b->nentries) {
+		struct pc_entry *later = v[i - 1] > v[i] ? v[i - 1] : v[i];
+
+		corrupt(p, "a probe block is given twice");
+		if (p->salvage)
+			pc_binary_del_entry(b, later - b->entries);
+	}
+	free(v);
+	return i < b->nentries ? (p->salvage ? check_dups(p) : -EBADMSG) : 0;
+}
+
+static int parse_buf(struct parse_ctx *p, char *buf, size_t len)
+{
+	int ret = parse_lines(p, buf, len);
+
+	if (ret)
+		return ret;
+	if (p->line == 0)
+		return corrupt(p, "empty file");
+	p->line = 0;	/* what follows is about the whole file */
+	if (p->cur && bad_line(p, corrupt(p, "entry not closed by 'end'")))
+		return -EBADMSG;
+	if (!p->have_build_id && bad_line(p, corrupt(p, "no 'build-id' line")))
+		return -EBADMSG;
+	if (!p->b->npaths && !p->salvage)
+		return corrupt(p, "no 'path' line");
+	ret = check_dups(p);
+	return ret ? ret : p->nbad && !p->salvage ? -EBADMSG : 0;
+}
+
+static int load_file(struct parse_ctx *p, const char *build_id, struct pc_binary **out)
+{
+	char *buf;
+	size_t len;
+	int ret = pc_read_file(p->file, PC_RD_NOFOLLOW, PC_CACHE_FILE_MAX, &buf, &len);
+
+	if (ret)
+		return ret;
+	p->b = pc_binary_new(build_id);
+	ret = p->b ? parse_buf(p, buf, len) : -ENOMEM;
+	free(buf);
 	if (ret) {
-		if (ret == -EIO)
-			pc_warn("%s: read error, skipped", file);
-		pc_binary_free(p.b);
+		pc_binary_free(p->b);
 		return ret;
 	}
-	*out = p.b;
+	*out = p->b;
 	return 0;
+}
+
+/* "FILE:LINE: corrupt cache file: WHY", or "FILE: WHY" when it could not be read. */
+static void report(const struct parse_ctx *p, int err, const char *verdict)
+{
+	if (err != -EBADMSG)
+		pc_warn("%s: %s%s", p->file, pc_file_strerror(err), verdict);
+	else if (p->bad_line)
+		pc_warn("%s:%u: corrupt cache file%s: %s", p->file, p->bad_line, verdict, p->why);
+	else
+		pc_warn("%s: corrupt cache file%s: %s", p->file, verdict, p->why);
 }
 
 int pc_cache_load(const char *build_id, struct pc_binary **out)
 {
 	char file[PATH_MAX];
+	struct parse_ctx p = { .file = file };
 	int ret = cache_path(build_id, file, sizeof(file));
 
-	if (ret)
+	if (!ret)
+		ret = load_file(&p, build_id, out);
+	if (ret && ret != -ENOENT && ret != -ENOMEM && ret != -EINVAL)
+		report(&p, ret, "");
+	return ret;
+}
+
+/*
+ * A hard link FILE.corrupt (or FILE.corrupt.N if taken: an older copy is
+ * never overwritten). A link, not a rename: FILE stays in place until the
+ * writer's store replaces it, so a writer that stops early changes nothing
+ * a reader sees.
+ */
+static int keep_copy(const char *file, char *aside, size_t size)
+{
+	for (unsigned int n = 0; n < 100; n++) {
+		if (n)
+			snprintf(aside, size, "%s.corrupt.%u", file, n);
+		else
+			snprintf(aside, size, "%s.corrupt", file);
+		if (!link(file, aside))
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+/* What parses of an unreadable or corrupt @file; the file itself is kept as a copy. */
+static int salvage(struct parse_ctx *p, const char *build_id, int err, struct pc_binary **out)
+{
+	char aside[PATH_MAX + 32];
+	int ret;
+
+	report(p, err, "");
+	*p = (struct parse_ctx){ .file = p->file, .salvage = true };
+	if (err != -EBADMSG || load_file(p, build_id, out)) {
+		*out = pc_binary_new(build_id);
+		if (!*out)
+			return -ENOMEM;
+	}
+	ret = keep_copy(p->file, aside, sizeof(aside));
+	if (ret) {
+		pc_err("%s: cannot keep a copy of the damaged cache file: %s; not replacing it",
+		       p->file, strerror(-ret));
+		pc_binary_free(*out);
 		return ret;
-	return load_file(file, build_id, out);
+	}
+	pc_warn("%s: kept whole as %s; what parses of it is carried over: %zu paths, "
+		"%zu entries", p->file, aside, (*out)->npaths, (*out)->nentries);
+	return 0;
+}
+
+int pc_cache_load_update(const char *build_id, struct pc_binary **out)
+{
+	char file[PATH_MAX];
+	struct parse_ctx p = { .file = file };
+	int ret = cache_path(build_id, file, sizeof(file));
+
+	if (!ret)
+		ret = load_file(&p, build_id, out);
+	if (ret == -ENOENT) {
+		*out = pc_binary_new(build_id);
+		return *out ? 0 : -ENOMEM;
+	}
+	if (!ret || ret == -ENOMEM || ret == -EINVAL)
+		return ret;
+	return salvage(&p, build_id, ret, out);
 }
 
 /* ---- writing ---- */
 
+/* What the reader takes back: no newline, and short enough with its keyword. */
 static bool one_line(const char *s)
 {
-	return !s || !strchr(s, '\n');
+	return !s || (!strchr(s, '\n') && strlen(s) < PC_CACHE_LINE_MAX - 16);
 }
 
 static int check_binary(const struct pc_binary *b)
@@ -667,6 +843,7 @@ static void free_ids(char **ids, size_t n)
 int pc_cache_foreach(int (*fn)(struct pc_binary *b, void *ctx), void *ctx)
 {
 	char **ids, file[PATH_MAX];
+	struct parse_ctx p;
 	struct pc_binary *b;
 	size_t n, i;
 	int ret = list_ids(&ids, &n);
@@ -681,13 +858,17 @@ int pc_cache_foreach(int (*fn)(struct pc_binary *b, void *ctx), void *ctx)
 				ids[i], ids[i] + 2, PC_CACHE_SUFFIX);
 			continue;
 		}
-		ret = load_file(file, ids[i], &b);
-		if (ret == -EBADMSG || ret == -EIO || ret == -ENOENT) {
-			ret = 0;	/* reported (or removed meanwhile): the rest still counts */
+		p = (struct parse_ctx){ .file = file };
+		ret = load_file(&p, ids[i], &b);
+		if (ret == -ENOMEM)
+			break;
+		if (ret) {
+			/* Removed meanwhile is no news; anything else is said, the rest still counts. */
+			if (ret != -ENOENT)
+				report(&p, ret, ", skipped");
+			ret = 0;
 			continue;
 		}
-		if (ret)
-			break;
 		ret = fn(b, ctx);
 		pc_binary_free(b);
 	}

@@ -2,7 +2,8 @@
 /*
  * On-disk probe cache: one small text file per build-id under the cache
  * directory, metadata only. Writes go to a temp file + rename, under an
- * flock on DIR/.lock. A corrupt file is reported by name and skipped.
+ * flock on DIR/.lock. A corrupt file is reported by name and skipped by
+ * readers; writers keep what parses and keep the file as FILE.corrupt.
  */
 #ifndef _PC_CACHE_H
 #define _PC_CACHE_H
@@ -41,6 +42,12 @@ const char *pc_cache_dir(void);
 void pc_cache_set_dir(const char *dir);
 
 int pc_cache_load(const char *build_id, struct pc_binary **out);	/* -ENOENT if absent */
+/*
+ * For a read-modify-write under pc_cache_lock(): the cached binary, or a new
+ * one if none is cached. A corrupt or unreadable file is kept whole as
+ * FILE.corrupt (never silently dropped) and what parses of it is returned.
+ */
+int pc_cache_load_update(const char *build_id, struct pc_binary **out);
 int pc_cache_store(const struct pc_binary *b);				/* atomic replace */
 int pc_cache_remove(const char *build_id);
 /* Calls @fn for every readable cached binary; corrupt files are warned about and skipped. */

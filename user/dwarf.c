@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <dwarf.h>
@@ -26,6 +27,7 @@
 
 #include "dwarf.h"
 #include "pc.h"
+#include "sdt.h"
 
 #define MAX_REFS	8
 #define MAX_LOCS	256
@@ -48,6 +50,7 @@ struct dw_ctx {
 	const struct pc_probe_desc *pd;
 	bool force;
 	Dwfl *dwfl;
+	char *image;		/* the binary, read once: libdwfl would map it (SIGBUS if cut short) */
 	Dwfl_Module *mod;
 	Dwarf *dw;
 	Dwarf_Addr bias;
@@ -1418,30 +1421,37 @@ static int line_cb(struct dw_ctx *c, const char *fname, int lineno, Dwarf_Addr a
 	return add_location(c, &sc, addr);
 }
 
-static int load_lazy(struct dw_ctx *c)
+#define LAZY_SRC_MAX	(64u << 20)	/* a source file, generated ones included */
+
+/*
+ * The source file of a lazy pattern. libdw already prefixes a DWARF 5 file
+ * name with its line-table directory, which may be the CU's own relative
+ * comp_dir ("./malloc"): joining that again would give ./malloc/./malloc/x.c.
+ */
+static void lazy_path(struct dw_ctx *c, char *path, size_t size)
 {
 	Dwarf_Attribute a;
 	const char *dir = dwarf_attr(&c->cu, DW_AT_comp_dir, &a) ? dwarf_formstring(&a) : NULL;
-	char path[PATH_MAX], *line = NULL;
-	size_t cap = 0, n = 0;
-	FILE *f;
-	int ln = 0;
+	size_t dl = dir ? strlen(dir) : 0;
 
-	if (c->fname[0] == '/' || !dir)
-		snprintf(path, sizeof(path), "%s", c->fname);
+	if (c->fname[0] == '/' || !dir ||
+	    (!strncmp(c->fname, dir, dl) && c->fname[dl] == '/'))
+		snprintf(path, size, "%s", c->fname);
 	else
-		snprintf(path, sizeof(path), "%s/%s", dir, c->fname);
-	f = fopen(path, "r");
-	if (!f) {
-		pc_err("%s: lazy pattern needs the source: %s: %s", c->bin, path, strerror(errno));
-		return -errno;
-	}
-	c->lazy = malloc(sizeof(int));
-	while (c->lazy && getline(&line, &cap, f) > 0) {
-		int *nl;
+		snprintf(path, size, "%s/%s", dir, c->fname);
+}
 
+/* Line numbers of @buf matching the lazy pattern, -1 terminated, in c->lazy. */
+static int lazy_lines(struct dw_ctx *c, char *buf, size_t len)
+{
+	char *pos = buf, *line;
+	size_t n = 0;
+	int ln = 0, *nl;
+	bool newline;
+
+	c->lazy = malloc(sizeof(int));
+	while (c->lazy && (line = pc_next_line(&pos, buf + len, &newline))) {
 		ln++;
-		line[strcspn(line, "\n")] = '\0';
 		if (!pc_lazy_match(line, c->pd->lazy))
 			continue;
 		nl = realloc(c->lazy, (n + 2) * sizeof(int));
@@ -1450,13 +1460,30 @@ static int load_lazy(struct dw_ctx *c)
 		c->lazy = nl;
 		c->lazy[n++] = ln;
 	}
-	free(line);
-	fclose(f);
 	if (!c->lazy)
 		return -ENOMEM;
 	c->lazy[n] = -1;
-	c->lazy_done = true;
 	return 0;
+}
+
+static int load_lazy(struct dw_ctx *c)
+{
+	char path[PATH_MAX], *buf;
+	size_t len;
+	int ret;
+
+	lazy_path(c, path, sizeof(path));
+	ret = pc_read_file(path, 0, LAZY_SRC_MAX, &buf, &len);
+	if (ret) {
+		pc_err("%s: lazy pattern needs the source: %s: %s", c->bin, path,
+		       pc_file_strerror(ret));
+		return ret;
+	}
+	ret = lazy_lines(c, buf, len);
+	free(buf);
+	if (!ret)
+		c->lazy_done = true;
+	return ret;
 }
 
 static int lazy_cb(struct dw_ctx *c, const char *fname, int lineno, Dwarf_Addr addr)
@@ -1718,19 +1745,58 @@ static const Dwfl_Callbacks offline_cb = {
 	.section_address = dwfl_offline_section_address,
 };
 
+#define DW_MAX_ELF	(2ull << 30)	/* the probed binary is held in memory */
+
+/*
+ * The ELF checks of scan first (a truncated file is said to be truncated,
+ * not to lack DWARF), then the whole file into memory for libdwfl. The file
+ * must not change from the first look to the last byte read.
+ */
+static int read_image(struct dw_ctx *c, const char *bin, size_t *size)
+{
+	struct stat before, after;
+	char hex[41];
+	int ret;
+
+	if (stat(bin, &before)) {
+		ret = -errno;
+		pc_err("%s: %s", bin, strerror(-ret));
+		return ret;
+	}
+	ret = pc_read_build_id(bin, hex);
+	if (ret && ret != -ENOENT)
+		return ret;	/* said by pc_read_build_id() */
+	ret = pc_read_file(bin, 0, DW_MAX_ELF, &c->image, size);
+	if (ret) {
+		pc_err("%s: %s", bin, pc_file_strerror(ret));
+		return ret;
+	}
+	if (stat(bin, &after) || !pc_same_content(&before, &after) ||
+	    (uint64_t)before.st_size != *size) {
+		pc_err("%s: changed while being read (%lld bytes, now %zu): nothing recorded, "
+		       "try again once it is complete", bin, (long long)before.st_size, *size);
+		return -EAGAIN;
+	}
+	return 0;
+}
+
 static int dw_open(struct dw_ctx *c, const char *bin)
 {
 	const unsigned char *bid;
 	const void *dbid;
 	GElf_Addr vaddr;
 	const char *main_f = NULL, *debug_f = NULL;
-	int len;
+	size_t size;
+	int len, ret;
 
+	ret = read_image(c, bin, &size);
+	if (ret)
+		return ret;
 	c->dwfl = dwfl_begin(&offline_cb);
 	if (!c->dwfl)
 		return -ENOMEM;
 	dwfl_report_begin(c->dwfl);
-	c->mod = dwfl_report_offline(c->dwfl, bin, bin, -1);
+	c->mod = dwfl_report_offline_memory(c->dwfl, bin, bin, c->image, size);
 	dwfl_report_end(c->dwfl, NULL, NULL);
 	if (!c->mod) {
 		pc_err("%s: %s", bin, dwfl_errmsg(-1));
@@ -1831,6 +1897,7 @@ out:
 	free(c.lazy);
 	if (c.dwfl)
 		dwfl_end(c.dwfl);
+	free(c.image);
 	if (ret)
 		pc_dw_result_free(res);
 	return ret;

@@ -209,30 +209,12 @@ int cmd_export(int argc, char **argv)
 	return ret;
 }
 
+/* FILE, or stdin for "-": a regular file (or a pipe on stdin), at most PC_ARCHIVE_MAX bytes. */
 static int read_all(const char *file, char **buf, size_t *len)
 {
-	FILE *in = strcmp(file, "-") ? fopen(file, "r") : stdin;
-	FILE *mem;
-	char chunk[65536];
-	size_t n;
-	int ret = 0;
-
-	if (!in)
-		return -errno;
-	mem = open_memstream(buf, len);
-	if (!mem)
-		ret = -ENOMEM;
-	while (!ret && (n = fread(chunk, 1, sizeof(chunk), in)) > 0)
-		fwrite(chunk, 1, n, mem);
-	if (!ret && ferror(in))
-		ret = -EIO;
-	if (mem && fclose(mem) && !ret)
-		ret = -ENOMEM;
-	if (in != stdin)
-		fclose(in);
-	if (ret && mem)
-		free(*buf);
-	return ret;
+	if (strcmp(file, "-"))
+		return pc_read_file(file, 0, PC_ARCHIVE_MAX, buf, len);
+	return pc_read_fd(STDIN_FILENO, PC_ARCHIVE_MAX, buf, len);
 }
 
 static struct pc_entry *find_entry(struct pc_binary *b, const char *group, const char *event)
@@ -379,7 +361,8 @@ int cmd_import(int argc, char **argv)
 		return pc_usage("import");
 	ret = read_all(argv[optind], &buf, &len);
 	if (ret) {
-		pc_err("import: %s: %s", argv[optind], strerror(-ret));
+		pc_err("import: %s: %s%s; nothing imported", argv[optind], pc_file_strerror(ret),
+		       ret == -EFBIG ? " (limit 256 MiB)" : "");
 		return ret;
 	}
 	ret = pc_archive_parse(buf, len, &ar, err, sizeof(err));

@@ -42,6 +42,28 @@ static int config_has_uprobes(FILE *f)
 	return 0;
 }
 
+/* The same for a plain config file: a regular file of at most PC_CONF_MAX bytes. */
+static int config_file_has_uprobes(const char *path)
+{
+	char *buf;
+	size_t len;
+	FILE *f;
+	int ret = pc_read_file(path, 0, PC_CONF_MAX, &buf, &len);
+
+	if (ret == -ENOENT)
+		return ret;
+	if (ret) {
+		pc_warn("load: %s: %s, not read", path, pc_file_strerror(ret));
+		return -ENOENT;
+	}
+	f = fmemopen(buf, len, "r");
+	ret = f ? config_has_uprobes(f) : -ENOMEM;
+	if (f)
+		fclose(f);
+	free(buf);
+	return ret;
+}
+
 /*
  * 1 if the running kernel has CONFIG_UPROBES, 0 if its config says no,
  * -ENOENT if no config can be found (then the insert decides). @src gets
@@ -57,14 +79,9 @@ static int kernel_has_uprobes(const char *release, char *src, size_t srclen)
 		snprintf(src, srclen, "%s", env);
 	else
 		snprintf(src, srclen, "/boot/config-%s", release);
-	f = fopen(src, "r");
-	if (f) {
-		ret = config_has_uprobes(f);
-		fclose(f);
+	ret = config_file_has_uprobes(src);
+	if (ret != -ENOENT || (env && *env))
 		return ret;
-	}
-	if (env && *env)
-		return -ENOENT;
 	snprintf(src, srclen, "/proc/config.gz");
 	if (access(src, R_OK))
 		return -ENOENT;

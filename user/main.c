@@ -16,7 +16,7 @@ static const struct pc_cmd commands[] = {
 	{ "scan", cmd_scan, "scan [-r] PATH...", "read build-id and SDT notes into the cache" },
 	{ "list", cmd_list, "list [--format=text|uprobe|record] [--available] [--json] [PATTERN]",
 	  "list cached probes" },
-	{ "add", cmd_add, "add [-x BIN] [-D] [-f] [--arm] '[[GROUP:]EVENT=]PROBE-POINT [[NAME=]ARG...]'",
+	{ "add", cmd_add, "add [-x BIN] [-D] [-f] [--arm] '[[GROUP:]EVENT=]PROBE-POINT [ARG...]'",
 	  "resolve a probe point with debuginfo and cache it under a name" },
 	{ "del", cmd_del, "del PATTERN...", "delete cached probes" },
 	{ "clear", cmd_clear, "clear", "delete the whole cache" },
@@ -100,6 +100,10 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+C:vhV", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'C':
+			if (!*optarg) {
+				pc_err("--cache-dir: empty directory name");
+				return PC_EXIT_USAGE;
+			}
 			pc_cache_set_dir(optarg);
 			break;
 		case 'v':

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /*
@@ -36,6 +37,33 @@ void pc_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));	/* onl
 
 /* Print "usage: probecache-resolve USAGE" for @cmd to stderr, return -EINVAL. */
 int pc_usage(const char *cmd);
+
+/*
+ * Reading files the user or the cache directory names: a FIFO, a device or a
+ * symlink to /dev/zero must not hang or exhaust us. The file is opened
+ * non-blocking (opening a FIFO then returns at once), must be a regular file
+ * and is read up to a size cap. Errors: -errno; pc_file_strerror() words them.
+ */
+#define PC_RD_NOFOLLOW		0x1	/* refuse a symbolic link (-ELOOP) */
+
+#define PC_CONF_MAX		(1u << 20)	/* --config files, preload state */
+#define PC_ARCHIVE_MAX		(256u << 20)	/* import FILE */
+
+/* Open @path read-only; -ENODEV if it is not a regular file. Fills @st. */
+int pc_open_regular(const char *path, unsigned int flags, struct stat *st);
+/* All of @path, NUL-terminated, in a malloc'd @buf; -EFBIG past @max bytes. */
+int pc_read_file(const char *path, unsigned int flags, size_t max, char **buf, size_t *len);
+/* The same from an open descriptor (stdin for 'import -'). */
+int pc_read_fd(int fd, size_t max, char **buf, size_t *len);
+/*
+ * Next line of a pc_read_file() buffer ending at @end, NUL-terminated in
+ * place; NULL after the last. *@newline is false for a last line cut short.
+ */
+char *pc_next_line(char **pos, char *end, bool *newline);
+/* Two stats of one file: unchanged in between (size and mtime)? */
+bool pc_same_content(const struct stat *a, const struct stat *b);
+/* strerror() for the codes above: "not a regular file", "is a symbolic link"... */
+const char *pc_file_strerror(int err);
 
 /* sysfs root: $PROBECACHE_SYSFS, else PROBECACHE_SYSFS_DIR (lets tests use a fake tree). */
 const char *pc_sysfs_dir(void);

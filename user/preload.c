@@ -103,30 +103,34 @@ static int conf_line(struct conf *c, char *s, const char *file, unsigned int lin
 	return conf_add(c, s, file, line);
 }
 
+#define CONF_LINE_MAX	4094
+
 static int conf_read(struct conf *c, const char *file)
 {
-	FILE *f = fopen(file, "r");
-	char buf[4096];
+	char *buf, *pos, *s;
 	unsigned int line = 0;
-	int ret = 0;
+	size_t len;
+	bool nl;
+	int ret = pc_read_file(file, 0, PC_CONF_MAX, &buf, &len);
 
-	if (!f) {
-		ret = -errno;
-		pc_err("preload: %s: %s", file, strerror(errno));
+	if (ret) {
+		pc_err("preload: %s: %s", file, pc_file_strerror(ret));
 		return ret;
 	}
-	while (!ret && fgets(buf, sizeof(buf), f)) {
+	for (pos = buf; !ret && (s = pc_next_line(&pos, buf + len, &nl));) {
 		line++;
-		if (!strchr(buf, '\n') && !feof(f)) {
-			pc_err("preload: %s:%u: line longer than %zu bytes", file, line, sizeof(buf) - 2);
+		if (strlen(s) != (size_t)(pos - 1 - s)) {
+			pc_err("preload: %s:%u: NUL byte in line", file, line);
+			ret = -EINVAL;
+		} else if (strlen(s) > CONF_LINE_MAX) {
+			pc_err("preload: %s:%u: line longer than %u bytes", file, line,
+			       CONF_LINE_MAX);
 			ret = -EINVAL;
 		} else {
-			ret = conf_line(c, buf, file, line);
+			ret = conf_line(c, s, file, line);
 		}
 	}
-	if (!ret && ferror(f))
-		ret = -EIO;
-	fclose(f);
+	free(buf);
 	return ret;
 }
 
@@ -275,20 +279,19 @@ static void state_path(char *buf, size_t len)
 /* Names from an earlier preload (a restart adds to them). Missing file: none. */
 static int state_read(struct pc_strset *a)
 {
-	char path[PATH_MAX], line[256];
-	FILE *f;
-	int ret = 0;
+	char path[PATH_MAX], *buf, *pos, *s;
+	size_t len;
+	bool nl;
+	int ret;
 
 	state_path(path, sizeof(path));
-	f = fopen(path, "r");
-	if (!f)
-		return errno == ENOENT ? 0 : -errno;
-	while (!ret && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (line[0])
-			ret = pc_strset_add(a, line);
-	}
-	fclose(f);
+	ret = pc_read_file(path, PC_RD_NOFOLLOW, PC_CONF_MAX, &buf, &len);
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	for (pos = buf; !ret && (s = pc_next_line(&pos, buf + len, &nl));)
+		if (s[0])
+			ret = pc_strset_add(a, s);
+	free(buf);
 	return ret;
 }
 
@@ -359,7 +362,7 @@ static int preload(const struct conf *c)
 		ret = state_write(&names);
 	if (ret)
 		pc_err("preload: %s/preloaded: %s", env_dir("PROBECACHE_RUN", "/run/probecache"),
-		       strerror(-ret));
+		       pc_file_strerror(ret));
 	pc_strset_free(&names);
 	printf("preload: %u armed, %u already armed, %u skipped, %u failed\n",
 	       t.armed, t.already, t.skipped, t.failed);
@@ -378,7 +381,7 @@ static int preload_stop(void)
 
 	state_path(path, sizeof(path));
 	if (ret) {
-		pc_err("preload: %s: %s", path, strerror(-ret));
+		pc_err("preload: %s: %s", path, pc_file_strerror(ret));
 		return ret;
 	}
 	if (names.n && pc_module_loaded())

@@ -36,14 +36,16 @@ struct scan_stats {
 
 static struct scan_stats *cur_stats;	/* for the nftw callback */
 
-static bool is_elf(const char *path)
+/* 1 if @path starts with the ELF magic, 0 if not, -errno if it cannot be read. */
+static int is_elf(const char *path)
 {
 	unsigned char magic[4];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int fd = pc_open_regular(path, 0, &st);
 	ssize_t n;
 
 	if (fd < 0)
-		return false;
+		return fd;
 	n = read(fd, magic, sizeof(magic));
 	close(fd);
 	return n == 4 && !memcmp(magic, "\177ELF", 4);
@@ -95,35 +97,63 @@ static int add_note(struct pc_binary *b, const struct pc_sdt_note *n)
 	return 0;
 }
 
-/* The cached binary to update: the old one minus its SDT entries, or a new one. */
-static struct pc_binary *base_binary(const char *build_id, const char *path)
+static size_t count_sdt(const struct pc_binary *b)
 {
-	struct pc_binary *b = NULL;
-	int ret = pc_cache_load(build_id, &b);
+	size_t n = 0;
 
-	if (ret == -EBADMSG)
-		pc_warn("%s: replacing the corrupt cache entry of build-id %s", path, build_id);
+	for (size_t i = 0; i < b->nentries; i++)
+		n += b->entries[i].kind == PC_ENTRY_SDT;
+	return n;
+}
+
+/*
+ * A damaged copy of a binary (same build-id, some notes unreadable) must not
+ * replace the entries a clean copy gave: it keeps the cache as it is and is
+ * not recorded as a path of the build-id.
+ */
+static int check_worse(const char *path, const struct pc_sdt_file *f, const struct pc_binary *b)
+{
+	size_t cached = count_sdt(b);
+
+	if (!f->nskipped || f->nnotes >= cached)
+		return 0;
+	pc_err("%s: %u SDT notes unreadable, %zu read; build-id %s keeps the %zu entries "
+	       "cached from %s, this copy is not recorded", path, f->nskipped, f->nnotes,
+	       f->build_id, cached, b->npaths ? b->paths[0] : "an earlier scan");
+	return -EBADMSG;
+}
+
+/* The cached binary to update, minus its SDT entries. */
+static int base_binary(const char *path, const struct pc_sdt_file *f, struct pc_binary **out)
+{
+	struct pc_binary *b;
+	int ret = pc_cache_load_update(f->build_id, &b);
+
+	if (ret)
+		return ret;
+	ret = check_worse(path, f, b);
 	if (ret) {
-		b = pc_binary_new(build_id);
-		if (!b)
-			return NULL;
+		pc_binary_free(b);
+		return ret;
 	}
 	for (size_t i = b->nentries; i-- > 0;)
 		if (b->entries[i].kind == PC_ENTRY_SDT)
 			pc_binary_del_entry(b, i);
-	return b;
+	*out = b;
+	return 0;
 }
 
 /* Records @f, read from canonical @path, in the cache under its lock. */
 static int cache_file(const char *path, const struct pc_sdt_file *f)
 {
-	struct pc_binary *b;
+	struct pc_binary *b = NULL;
 	int ret = pc_cache_lock();
 
 	if (ret)
 		return ret;
-	b = base_binary(f->build_id, path);
-	ret = b ? pc_binary_add_path(b, path) : -ENOMEM;
+	ret = base_binary(path, f, &b);
+	if (!ret)
+		ret = pc_binary_add_path(b, path);
 	for (size_t i = 0; !ret && i < f->nnotes; i++) {
 		ret = add_note(b, &f->notes[i]);
 		if (ret == -ENAMETOOLONG) {
@@ -171,9 +201,14 @@ static int record_file(const char *real, const struct pc_sdt_file *f, struct sca
 
 	if (!f->build_id[0]) {
 		st->no_build_id++;
-		if (explicit || pc_verbose)	/* -r counts them in the summary */
-			pc_warn("%s: no GNU build-id, cannot be cached", real);
-		return 0;
+		if (!explicit) {	/* -r counts them in the summary */
+			if (pc_verbose)
+				pc_warn("%s: no GNU build-id, cannot be cached", real);
+			return 0;
+		}
+		pc_err("%s: no GNU build-id, cannot be cached", real);
+		st->failed++;
+		return -ENOENT;
 	}
 	if (!f->nnotes) {
 		st->without_notes++;
@@ -194,6 +229,13 @@ static int record_file(const char *real, const struct pc_sdt_file *f, struct sca
 	return 0;
 }
 
+static int scan_fail(const char *arg, int err, struct scan_stats *st)
+{
+	pc_err("%s: %s", arg, pc_file_strerror(err));
+	st->failed++;
+	return err;
+}
+
 /* One file. @explicit: named on the command line (non-ELF is an error then). */
 static int scan_one(const char *arg, struct scan_stats *st, bool explicit)
 {
@@ -201,13 +243,12 @@ static int scan_one(const char *arg, struct scan_stats *st, bool explicit)
 	char real[PATH_MAX];
 	int ret;
 
-	if (!realpath(arg, real)) {
-		ret = -errno;
-		pc_err("%s: %s", arg, strerror(errno));
-		st->failed++;
-		return ret;
-	}
-	if (!is_elf(real)) {
+	if (!realpath(arg, real))
+		return scan_fail(arg, -errno, st);
+	ret = is_elf(real);
+	if (ret < 0)
+		return scan_fail(arg, ret, st);
+	if (!ret) {
 		st->non_elf++;
 		if (!explicit)
 			return 0;
@@ -242,26 +283,26 @@ static int walk_fn(const char *path, const struct stat *sb, int type, struct FTW
 
 static int scan_arg(const char *arg, struct scan_stats *st)
 {
+	char real[PATH_MAX];
 	struct stat sb;
 
-	if (stat(arg, &sb)) {
-		pc_err("%s: %s", arg, strerror(errno));
-		st->failed++;
-		return -errno;
-	}
-	if (!S_ISDIR(sb.st_mode))
+	if (stat(arg, &sb))
+		return scan_fail(arg, -errno, st);
+	if (S_ISREG(sb.st_mode))
 		return scan_one(arg, st, true);
+	if (!S_ISDIR(sb.st_mode))
+		return scan_fail(arg, -ENODEV, st);
 	if (!st->recursive) {
 		pc_err("%s: is a directory (use -r)", arg);
 		st->failed++;
 		return -EISDIR;
 	}
+	/* FTW_PHYS keeps the walk inside the tree, but /lib -> usr/lib must be entered. */
+	if (!realpath(arg, real))
+		return scan_fail(arg, -errno, st);
 	cur_stats = st;
-	if (nftw(arg, walk_fn, 16, FTW_PHYS)) {
-		pc_err("%s: %s", arg, strerror(errno));
-		st->failed++;
-		return -errno;
-	}
+	if (nftw(real, walk_fn, 16, FTW_PHYS))
+		return scan_fail(arg, -errno, st);
 	return 0;
 }
 

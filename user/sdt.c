@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/probecache.h>
+
 #include "argspec.h"
 #include "pc.h"
 #include "sdt.h"
@@ -24,6 +26,7 @@
 #define SDT_NOTE_SCN	".note.stapsdt"
 #define SDT_BASE_SCN	".stapsdt.base"
 #define SDT_MAX_NOTES	65536u	/* 100x libjvm's 531; bounds memory on hostile files */
+#define SDT_MAX_ELF	(4ull << 30)	/* larger than any binary or debug file we read */
 
 struct sdt_elf {
 	const char *path;
@@ -35,45 +38,106 @@ struct sdt_elf {
 	bool have_base;
 	uint64_t base_addr;	/* .stapsdt.base sh_addr */
 	const char *build_id;	/* hex, "" if none */
+	struct stat st;		/* as opened: a change while reading is detected */
 	bool debug_tried;	/* the build-id debug file, opened on first need */
 	int debug_fd;
 	Elf *debug;
 };
 
-/* Header tables past the end of the file: libelf would just see none of them. */
-static int check_tables(struct sdt_elf *e, int fd)
+static uint64_t swap_n(uint64_t v, unsigned int bytes)
 {
-	struct stat st;
-	uint64_t size, ph_end, sh_end;
-
-	if (fstat(fd, &st))
-		return -errno;
-	size = (uint64_t)st.st_size;
-	ph_end = e->eh.e_phoff + (uint64_t)e->eh.e_phnum * e->eh.e_phentsize;
-	sh_end = e->eh.e_shoff + (uint64_t)(e->eh.e_shnum ? e->eh.e_shnum : 1) * e->eh.e_shentsize;
-	if ((e->eh.e_phnum && (e->eh.e_phoff > size || ph_end > size)) ||
-	    (e->eh.e_shoff && (e->eh.e_shoff > size || sh_end > size))) {
-		pc_err("%s: truncated ELF file: header tables end past its %" PRIu64 " bytes",
-		       e->path, size);
-		return -ENOEXEC;
-	}
-	return 0;
+	return bytes == 2 ? __builtin_bswap16(v) : bytes == 4 ? __builtin_bswap32(v) :
+	       __builtin_bswap64(v);
 }
 
+/* Do the header tables end within @size bytes, read in this byte order or swapped? */
+static bool tables_fit(const GElf_Ehdr *h, bool is64, bool swap, uint64_t size)
+{
+	unsigned int w = is64 ? 8 : 4;
+	uint64_t phoff = h->e_phoff, shoff = h->e_shoff, phn = h->e_phnum, shn = h->e_shnum;
+	uint64_t phe = h->e_phentsize, she = h->e_shentsize;
+
+	if (swap) {
+		phoff = swap_n(phoff, w);
+		shoff = swap_n(shoff, w);
+		phn = swap_n(phn, 2);
+		shn = swap_n(shn, 2);
+		phe = swap_n(phe, 2);
+		she = swap_n(she, 2);
+	}
+	return (!phn || (phoff <= size && phoff + phn * phe <= size)) &&
+	       (!shoff || (shoff <= size && shoff + (shn ? shn : 1) * she <= size));
+}
+
+static void byte_order_err(const struct sdt_elf *e)
+{
+	pc_err("%s: wrong byte order in e_ident[EI_DATA] (%s-endian): the ELF header "
+	       "reads right only the other way", e->path, e->be ? "big" : "little");
+}
+
+/*
+ * e_ident says how to read the rest: a flipped EI_CLASS or EI_DATA byte
+ * shows in the header's own sizes, read with the wrong layout or order.
+ */
+static int check_ident(struct sdt_elf *e)
+{
+	const GElf_Ehdr *h = &e->eh;
+	unsigned int eh = e->is64 ? 64 : 52, ph = e->is64 ? 56 : 32, sh = e->is64 ? 64 : 40;
+	const char *cls = e->is64 ? "ELFCLASS64" : "ELFCLASS32";
+
+	if (h->e_ehsize != eh && swap_n(h->e_ehsize, 2) == eh) {
+		byte_order_err(e);
+		return -ENOEXEC;
+	}
+	if (h->e_ehsize != eh)
+		pc_err("%s: e_ehsize is %u, %s wants %u: e_ident[EI_CLASS] or the ELF header "
+		       "damaged", e->path, h->e_ehsize, cls, eh);
+	else if (h->e_phnum && h->e_phentsize != ph)
+		pc_err("%s: e_phentsize is %u, %s wants %u: ELF header damaged", e->path,
+		       h->e_phentsize, cls, ph);
+	else if (h->e_shnum && h->e_shentsize != sh)
+		pc_err("%s: e_shentsize is %u, %s wants %u: ELF header damaged", e->path,
+		       h->e_shentsize, cls, sh);
+	else
+		return 0;
+	return -ENOEXEC;
+}
+
+/* Header tables past the end of the file: libelf would just see none of them. */
+static int check_tables(struct sdt_elf *e)
+{
+	uint64_t size = (uint64_t)e->st.st_size;
+
+	if (tables_fit(&e->eh, e->is64, false, size))
+		return 0;
+	if (tables_fit(&e->eh, e->is64, true, size))
+		byte_order_err(e);
+	else
+		pc_err("%s: truncated ELF file: header tables end past its %" PRIu64 " bytes",
+		       e->path, size);
+	return -ENOEXEC;
+}
+
+/*
+ * libelf reads with pread (ELF_C_READ), never through a mapping: a file cut
+ * short while we read it gives short reads and errors, not SIGBUS.
+ */
 static int elf_open(const char *path, struct sdt_elf *e, int *fd)
 {
 	memset(e, 0, sizeof(*e));
 	e->path = path;
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return -EIO;
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	*fd = pc_open_regular(path, 0, &e->st);
 	if (*fd < 0) {
-		int err = -errno;
-
-		pc_err("%s: %s", path, strerror(errno));
-		return err;
+		pc_err("%s: %s", path, pc_file_strerror(*fd));
+		return *fd;
 	}
-	e->elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if ((uint64_t)e->st.st_size > SDT_MAX_ELF) {
+		pc_err("%s: larger than %llu GiB, not read", path, SDT_MAX_ELF >> 30);
+		return -EFBIG;
+	}
+	e->elf = elf_begin(*fd, ELF_C_READ, NULL);
 	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF || !gelf_getehdr(e->elf, &e->eh)) {
 		pc_err("%s: not an ELF file%s%s", path, e->elf ? "" : ": ",
 		       e->elf ? "" : elf_errmsg(-1));
@@ -81,7 +145,20 @@ static int elf_open(const char *path, struct sdt_elf *e, int *fd)
 	}
 	e->is64 = gelf_getclass(e->elf) == ELFCLASS64;
 	e->be = e->eh.e_ident[EI_DATA] == ELFDATA2MSB;
-	return check_tables(e, *fd);
+	return check_ident(e) ?: check_tables(e);
+}
+
+/* Whatever was read from a file that changed meanwhile cannot be trusted. */
+static int check_unchanged(const struct sdt_elf *e, int fd)
+{
+	struct stat now;
+
+	if (fd < 0 || fstat(fd, &now) || pc_same_content(&e->st, &now))
+		return 0;
+	pc_err("%s: changed while being read (%lld bytes, now %lld): nothing recorded, "
+	       "try again once it is complete", e->path, (long long)e->st.st_size,
+	       (long long)now.st_size);
+	return -EAGAIN;
 }
 
 static void elf_close(struct sdt_elf *e, int fd)
@@ -207,6 +284,8 @@ int pc_read_build_id(const char *path, char hex[41])
 	ret = elf_open(path, &e, &fd);
 	if (!ret)
 		ret = read_build_id(&e, hex);
+	if (ret != -ENOMEM && check_unchanged(&e, fd))
+		ret = -EAGAIN;
 	elf_close(&e, fd);
 	return ret;
 }
@@ -268,16 +347,17 @@ static Elf *debug_elf(struct sdt_elf *e)
 {
 	const char *root = getenv("PROBECACHE_DEBUG_ROOT");
 	char path[4096];
+	struct stat st;
 
 	if (e->debug_tried || strlen(e->build_id) < 4)
 		return e->debug;
 	e->debug_tried = true;
 	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", root && *root ? root :
 		 "/usr/lib/debug", e->build_id, e->build_id + 2);
-	e->debug_fd = open(path, O_RDONLY | O_CLOEXEC);
+	e->debug_fd = pc_open_regular(path, 0, &st);
 	if (e->debug_fd < 0)
 		return NULL;
-	e->debug = elf_begin(e->debug_fd, ELF_C_READ_MMAP, NULL);
+	e->debug = elf_begin(e->debug_fd, ELF_C_READ, NULL);
 	if (e->debug && elf_kind(e->debug) != ELF_K_ELF) {
 		elf_end(e->debug);
 		e->debug = NULL;
@@ -335,6 +415,19 @@ struct arg_walk {
 	struct sbuf rec;
 };
 
+/* Does perf's form ("arg1=... arg3=...") carry arg@n? */
+static bool perf_has_arg(const char *uprobe, unsigned int n)
+{
+	char key[16];
+	const char *p;
+
+	snprintf(key, sizeof(key), "arg%u=", n);
+	for (p = uprobe; p && (p = strstr(p, key)); p++)
+		if (p == uprobe || p[-1] == ' ')
+			return true;
+	return false;
+}
+
 static int one_arg(const char *spec, unsigned int idx, void *priv)
 {
 	struct arg_walk *w = priv;
@@ -343,12 +436,23 @@ static int one_arg(const char *spec, unsigned int idx, void *priv)
 	char name[16], out[PC_ARGSPEC_SYM_MAX + 64];
 	int ret;
 
+	if (idx >= PROBECACHE_MAX_ARGS) {
+		if (idx == PROBECACHE_MAX_ARGS) {
+			pc_warn("%s: %s:%s: more than %u args, which a record cannot carry: "
+				"arg%u and later left out", w->e->path, w->note->provider,
+				w->note->name, PROBECACHE_MAX_ARGS, idx + 1);
+			w->note->nwarn++;
+		}
+		return 0;
+	}
 	ret = pc_argspec_parse(spec, w->e->eh.e_machine, &a, &why);
 	if (!ret)
 		ret = pc_argspec_record(&a, w->ctx, out, sizeof(out), &why);
 	if (ret) {
-		pc_warn("%s: %s:%s: arg%u '%s': %s", w->e->path, w->note->provider,
-			w->note->name, idx + 1, spec, why);
+		pc_warn("%s: %s:%s: arg%u '%s': %s: left out of the record%s", w->e->path,
+			w->note->provider, w->note->name, idx + 1, spec, why,
+			perf_has_arg(w->note->uprobe_args, idx + 1) ?
+			", kept in the uprobe form as perf -D writes it" : "");
 		w->note->nwarn++;
 		return 0;
 	}
@@ -356,27 +460,29 @@ static int one_arg(const char *spec, unsigned int idx, void *priv)
 	return sbuf_add(&w->rec, name, out);
 }
 
-static int translate_args(struct sdt_elf *e, struct pc_sdt_note *n)
+/* Both cache lines stop at arg16, as the record does: cut perf's form after it. */
+static void drop_past_max(char *uprobe)
 {
-	const struct pc_argctx ctx = {
-		.sym_value = sym_value, .vaddr_to_off = arg_vaddr_off, .priv = e,
-		.fixed = e->eh.e_type == ET_EXEC, .wordsize = e->is64 ? 8 : 4,
-	};
-	struct arg_walk w = { e, n, &ctx, { NULL, 0, 0 } };
+	char key[16], *p;
+
+	snprintf(key, sizeof(key), "arg%u=", PROBECACHE_MAX_ARGS + 1);
+	for (p = uprobe; (p = strstr(p, key)); p++) {
+		if (p == uprobe || p[-1] == ' ') {
+			p[p == uprobe ? 0 : -1] = '\0';
+			return;
+		}
+	}
+}
+
+/* perf's uprobe_events form of the note's args, as perf -D writes it. */
+static int perf_form(struct sdt_elf *e, struct pc_sdt_note *n)
+{
 	size_t plen = strlen(n->argstr) * 12 + 64;
 	int ret;
 
-	ret = pc_argspec_split(n->argstr, one_arg, &w);
-	if (ret == -E2BIG) {
-		pc_warn("%s: %s:%s: an arg spec is longer than 256 bytes: args left out",
-			e->path, n->provider, n->name);
-		n->nwarn++;
-		ret = 0;
-	}
-	n->rec_args = w.rec.s ? w.rec.s : strdup("");
 	n->uprobe_args = malloc(plen);
-	if (ret || !n->rec_args || !n->uprobe_args)
-		return ret ? ret : -ENOMEM;
+	if (!n->uprobe_args)
+		return -ENOMEM;
 	ret = pc_argspec_perf(n->argstr, e->eh.e_machine, n->uprobe_args, plen);
 	if (ret == -EINVAL || ret == -E2BIG)
 		pc_warn("%s: %s:%s: perf would refuse this note's args; uprobe form left empty",
@@ -386,7 +492,30 @@ static int translate_args(struct sdt_elf *e, struct pc_sdt_note *n)
 	/* perf writes " arg1=..."; stored without the leading blank, like rec_args. */
 	memmove(n->uprobe_args, n->uprobe_args + (n->uprobe_args[0] == ' '),
 		strlen(n->uprobe_args) + 1);
+	drop_past_max(n->uprobe_args);
 	return ret == -ENOMEM ? ret : 0;
+}
+
+static int translate_args(struct sdt_elf *e, struct pc_sdt_note *n)
+{
+	const struct pc_argctx ctx = {
+		.sym_value = sym_value, .vaddr_to_off = arg_vaddr_off, .priv = e,
+		.fixed = e->eh.e_type == ET_EXEC, .wordsize = e->is64 ? 8 : 4,
+	};
+	struct arg_walk w = { e, n, &ctx, { NULL, 0, 0 } };
+	int ret = perf_form(e, n);	/* first: a rejected arg's warning says if perf keeps it */
+
+	if (ret)
+		return ret;
+	ret = pc_argspec_split(n->argstr, one_arg, &w);
+	if (ret == -E2BIG) {
+		pc_warn("%s: %s:%s: an arg spec is longer than 256 bytes: args left out",
+			e->path, n->provider, n->name);
+		n->nwarn++;
+		ret = 0;
+	}
+	n->rec_args = w.rec.s ? w.rec.s : strdup("");
+	return ret ? ret : n->rec_args ? 0 : -ENOMEM;
 }
 
 /* Prelink adjustment, then PT_LOAD translation of the pc and the semaphore. */
@@ -465,6 +594,24 @@ static int add_note(struct sdt_elf *e, const struct pc_note *raw, unsigned int i
 	return 0;
 }
 
+/* Section names come from e_shstrndx: a bogus index would hide every section. */
+static int check_shstrtab(struct sdt_elf *e, size_t shstrndx)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	size_t n;
+
+	if (elf_getshdrnum(e->elf, &n) || !n)
+		return 0;	/* no sections: no notes, nothing to name */
+	scn = shstrndx < n ? elf_getscn(e->elf, shstrndx) : NULL;
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB) {
+		pc_err("%s: e_shstrndx %zu is not a string table section (%zu sections): "
+		       "section names unreadable", e->path, shstrndx, n);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
 /* .stapsdt.base address, and the raw .note.stapsdt bytes (*d NULL: none). */
 static int notes_data(struct sdt_elf *e, Elf_Data **d, GElf_Shdr *sh)
 {
@@ -477,6 +624,8 @@ static int notes_data(struct sdt_elf *e, Elf_Data **d, GElf_Shdr *sh)
 		pc_err("%s: section headers unreadable: %s", e->path, elf_errmsg(-1));
 		return -ENOEXEC;
 	}
+	if (check_shstrtab(e, shstrndx))
+		return -ENOEXEC;
 	if (section_named(e, SDT_BASE_SCN, sh)) {
 		e->have_base = true;
 		e->base_addr = sh->sh_addr;
@@ -485,9 +634,13 @@ static int notes_data(struct sdt_elf *e, Elf_Data **d, GElf_Shdr *sh)
 	if (!scn || sh->sh_type != SHT_NOTE)
 		return 0;
 	*d = elf_rawdata(scn, NULL);
-	if (!*d || !(*d)->d_buf) {
+	if (!*d) {
 		pc_err("%s: cannot read " SDT_NOTE_SCN ": %s", e->path, elf_errmsg(-1));
 		return -ENOEXEC;
+	}
+	if (!(*d)->d_size || !(*d)->d_buf) {
+		pc_warn("%s: " SDT_NOTE_SCN " is empty", e->path);
+		*d = NULL;
 	}
 	return 0;
 }
@@ -520,7 +673,8 @@ static int read_notes(struct sdt_elf *e, struct pc_sdt_file *out)
 			return ret;
 	}
 	if (ret < 0) {
-		pc_warn("%s: " SDT_NOTE_SCN " after note %u: %s: rest ignored", e->path, idx, why);
+		pc_warn("%s: " SDT_NOTE_SCN " note %u: %s: it and the rest ignored", e->path, idx,
+			why);
 		out->nskipped++;
 	}
 	return 0;
@@ -547,6 +701,8 @@ int pc_sdt_read(const char *path, struct pc_sdt_file *out)
 	if (ret == -ENOMEM)
 		pc_err("%s: out of memory reading SDT notes", path);
 out:
+	if (ret != -ENOMEM && check_unchanged(&e, fd))
+		ret = -EAGAIN;
 	elf_close(&e, fd);
 	if (ret)
 		pc_sdt_free(out);

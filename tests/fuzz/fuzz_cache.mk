@@ -1,2 +1,2 @@
-fuzz_cache_SRCS := ../../user/cache.c
-fuzz_cache: ../../user/cache.c ../../user/cache.h
+fuzz_cache_SRCS := ../../user/cache.c ../../user/file.c
+fuzz_cache: ../../user/cache.c ../../user/cache.h ../../user/file.c

@@ -217,7 +217,7 @@ refuse "wrong counts in the end line" 12 "archive says 3 binaries . 5 entries, f
 head -n 10 "$tmp/good.pca" > "$tmp/bad.pca"; refuse "a truncated archive" 11 "truncated: no end line"
 head -c -1 "$tmp/good.pca" > "$tmp/bad.pca"; refuse "a last line without newline" 12 "truncated"
 { cat "$tmp/good.pca"; echo junk; } > "$tmp/bad.pca"; refuse "data after the end line" 13 "data after the end line"
-printf 'probecache-archive\t1\n\0\n' > "$tmp/bad.pca"; refuse "a binary file" 1 "NUL byte"
+printf 'probecache-archive\t1\n\0\n' > "$tmp/bad.pca"; refuse "a binary file" 2 "NUL byte"
 expect_fail "import of a missing file names it" 1 "import: $tmp/none.pca: No such file" \
 	"$cli" import "$tmp/none.pca"
 

@@ -34,7 +34,7 @@ dump=$tmp/sdtdump
 if ! gcc -O1 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-fsanitize=address,undefined -I"$top/include/uapi" -I"$top/kmod" -I"$top/user" \
 	-o "$dump" "$top/tests/sdt/sdtdump.c" "$top/user/sdt.c" "$top/user/argspec.c" \
-	"$top/user/sdtnote.c" "$top/user/util.c" "$top/kmod/record.c" -lelf 2> "$tmp/cc.log"; then
+	"$top/user/sdtnote.c" "$top/user/util.c" "$top/user/file.c" "$top/kmod/record.c" -lelf 2> "$tmp/cc.log"; then
 	not_ok "build sdtdump"
 	sed 's/^/#   /' "$tmp/cc.log" | head -n 30
 	tap_done

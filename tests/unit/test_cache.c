@@ -110,6 +110,10 @@ static void test_corrupt(void)
 		"probecache-cache 1\nbuild-id " BID2 "\npath /x\nprobe sdt g e p 0x1 0x0 extra\n",
 		"probecache-cache 1\nbuild-id " BID2 "\npath /x",
 		"probecache-cache 1\nbuild-id " BID2 "\npath /x\npath /x\n",
+		"probecache-cache 1\npath /x\n",
+		"probecache-cache 1\nbuild-id " BID2 "\nbuild-id " BID2 "\npath /x\n",
+		"probecache-cache 1\nbuild-id " BID2 "\npath /x\nprobe sdt g e p 0x1 0x0\nspec a:b\n"
+		"end\nprobe sdt g e p 0x2 0x0\nspec a:b\nend\n",
 	};
 	char path[128], sub[96];
 	struct pc_binary *l;
@@ -132,6 +136,51 @@ static void test_corrupt(void)
 	ret = pc_cache_load(BID2, &l);
 	TAP_OK(ret == 0 && l->nentries == 0, "a binary without entries is valid");
 	pc_binary_free(l);
+}
+
+/* A writer keeps what parses of a damaged file and moves the file aside. */
+static void test_salvage(void)
+{
+	static const char damaged[] =
+		"probecache-cache 1\nbuild-id " BID2 "\npath /x\npath relative\npath /y\n"
+		"probe named probe_x keep p 0x10 0x0\nspec x:keep\ndebuginfo " BID2 "\nend\n"
+		"probe sdt g bad p 12 0x0\nspec a:b\nend\n"
+		"probe sdt g drop p 0x1 0x0\nbogus\nspec a:b\nend\n"
+		"probe sdt g keep2 p 0x2 0x0\nspec a:c\nend\n"
+		"probe sdt g keep2 p 0x3 0x0\nspec a:c\nend\n"
+		"probe sdt g open p 0x4 0x0\n";
+	char path[128], aside[160];
+	struct pc_binary *l = NULL;
+	struct stat st;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/01/23456789abcdef.probes", dir);
+	snprintf(aside, sizeof(aside), "%s.corrupt", path);
+	write_file(path, damaged);
+	ret = pc_cache_load_update(BID2, &l);
+	TAP_OK(ret == 0 && l, "load_update of a damaged file succeeds");
+	TAP_OK(l && l->npaths == 2 && !strcmp(l->paths[0], "/x") && !strcmp(l->paths[1], "/y"),
+	       "the good paths are kept in order, the bad one dropped");
+	TAP_OK(l && l->nentries == 2 && !strcmp(l->entries[0].event, "keep") &&
+	       l->entries[0].debuginfo && !strcmp(l->entries[1].event, "keep2") &&
+	       l->entries[1].offset == 2,
+	       "the named entry and the first of a duplicated block are kept, broken ones not");
+	TAP_OK(!stat(aside, &st) && st.st_size == (off_t)strlen(damaged) && st.st_nlink == 2,
+	       "the damaged file is kept whole as .corrupt (a link: in place until stored)");
+	pc_binary_free(l);
+	write_file(path, "probecache-cache 1\nbuild-id ffff\npath /x\n");
+	l = NULL;
+	ret = pc_cache_load_update(BID2, &l);
+	snprintf(aside, sizeof(aside), "%s.corrupt.1", path);
+	TAP_OK(ret == 0 && l && !l->npaths && !l->nentries && !stat(aside, &st),
+	       "another build-id's file: nothing carried over, kept as .corrupt.1");
+	pc_binary_free(l);
+	unlink(path);
+	l = NULL;
+	ret = pc_cache_load_update(BID2, &l);
+	TAP_OK(ret == 0 && l && !l->nentries, "no file: a new binary");
+	pc_binary_free(l);
+	write_file(path, "probecache-cache 1\nbuild-id " BID2 "\npath /x\n");	/* for the tests after */
 }
 
 static void test_validation(void)
@@ -226,6 +275,7 @@ int main(void)
 	pc_cache_set_dir(dir);
 	test_roundtrip();
 	test_corrupt();
+	test_salvage();
 	test_validation();
 	test_concurrent();
 	test_lock_and_clear();

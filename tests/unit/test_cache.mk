@@ -1,1 +1,1 @@
-test_cache_SRCS := ../../user/cache.c ../../user/util.c
+test_cache_SRCS := ../../user/cache.c ../../user/util.c ../../user/file.c
