@@ -241,19 +241,19 @@ static struct pc_writer *pc_writer_get(struct file *file)
 	mutex_lock(&pc_writers_lock);
 	list_for_each_entry(w, &pc_writers, node)
 		if (w->file == file)
-			goto found;
+			goto unlock;
 	pc_writers_reap();
 	w = NULL;
 	if (pc_nr_writers >= PC_MAX_WRITERS)
-		goto found;
+		goto unlock;
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
-		goto found;
+		goto unlock;
 	mutex_init(&w->lock);
 	w->file = get_file(file);
 	list_add(&w->node, &pc_writers);
 	pc_nr_writers++;
-found:
+unlock:
 	mutex_unlock(&pc_writers_lock);
 	if (w)
 		mutex_lock(&w->lock);
