@@ -228,7 +228,12 @@ static void pc_writers_reap(void)
 			pc_writer_free(w);
 }
 
-/* The writer of @file, created on its first write(); returned locked. */
+/*
+ * The writer of @file, created on its first write(); returned locked. It
+ * cannot be reaped while we wait for its lock: a write() in flight holds
+ * the file (the fd table's reference, or fdget's), so only we are not the
+ * last holder.
+ */
 static struct pc_writer *pc_writer_get(struct file *file)
 {
 	struct pc_writer *w;
@@ -236,22 +241,22 @@ static struct pc_writer *pc_writer_get(struct file *file)
 	mutex_lock(&pc_writers_lock);
 	list_for_each_entry(w, &pc_writers, node)
 		if (w->file == file)
-			goto found;
+			goto unlock;
 	pc_writers_reap();
 	w = NULL;
 	if (pc_nr_writers >= PC_MAX_WRITERS)
-		goto out;
+		goto unlock;
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
 	if (!w)
-		goto out;
+		goto unlock;
 	mutex_init(&w->lock);
 	w->file = get_file(file);
 	list_add(&w->node, &pc_writers);
 	pc_nr_writers++;
-found:
-	mutex_lock(&w->lock);
-out:
+unlock:
 	mutex_unlock(&pc_writers_lock);
+	if (w)
+		mutex_lock(&w->lock);
 	return w;
 }
 

@@ -203,7 +203,8 @@ static int add_help(void)
 	       "  -x, --exec BIN      the binary or shared object to probe (required)\n"
 	       "  -D, --definition    print the uprobe_events definition(s), store nothing\n"
 	       "  -f, --force         leave out arguments that cannot be fetched at a\n"
-	       "                      location instead of failing\n"
+	       "                      location instead of failing, and do not prove that\n"
+	       "                      FUNC+OFFS is an instruction boundary (disassembled)\n"
 	       "      --arm           arm the new probes right away\n\n"
 	       "Exit: 0 ok, 1 not resolved or not cached, 2 usage.\n", pc_prog);
 	return 0;

@@ -51,6 +51,7 @@ struct dw_ctx {
 	bool force;
 	Dwfl *dwfl;
 	char *image;		/* the binary, read once: libdwfl would map it (SIGBUS if cut short) */
+	size_t image_size;
 	Dwfl_Module *mod;
 	Dwarf *dw;
 	Dwarf_Addr bias;
@@ -1028,6 +1029,46 @@ static void event_name(struct dw_ctx *c, Dwarf_Die *sc, char *buf, size_t len)
 	snprintf(buf, len, "%s%s", p, pd->retprobe ? "__return" : "");
 }
 
+/*
+ * FUNC+OFF is the user's arithmetic: prove it lands on an instruction of
+ * the binary's own code (the bytes that will get the breakpoint), unless
+ * --force. Addresses DWARF gives (entries, line starts) need no proof.
+ */
+static int check_boundary(struct dw_ctx *c, Dwarf_Die *sp, Dwarf_Addr addr,
+			  const char *ev)
+{
+	Dwarf_Addr entry;
+	struct pc_insn at;
+	GElf_Ehdr eh;
+	uint64_t eoff;
+	int ret;
+
+	if (!c->pd->offset || c->force)
+		return 0;
+	if (die_entrypc(sp, &entry) || addr_to_off(c->elf, entry, true, &eoff) ||
+	    !gelf_getehdr(c->elf, &eh) || eoff >= c->image_size) {
+		pc_err("%s: %s: cannot find the code of %s to check that +%lu"
+		       " is an instruction boundary (--force skips the check)",
+		       c->bin, ev, dwarf_diename(sp), c->pd->offset);
+		return -ENOENT;
+	}
+	ret = pc_insn_boundary(eh.e_machine, eh.e_ident[EI_CLASS] == ELFCLASS64,
+			       (const uint8_t *)c->image + eoff, c->image_size - eoff,
+			       entry, addr, &at);
+	if (ret == -EINVAL)
+		pc_err("%s: %s: %s+%lu (0x%" PRIx64 ") is inside the %u-byte "
+		       "instruction at %s+%" PRIu64 " (%s); probe an instruction boundary "
+		       "(--force skips the check)", c->bin, ev, dwarf_diename(sp),
+		       c->pd->offset, addr, at.size, dwarf_diename(sp), at.addr - entry,
+		       at.text);
+	else if (ret)
+		pc_err("%s: %s: cannot check that %s+%lu is an instruction boundary:"
+		       " %s (--force skips the check)", c->bin, ev, dwarf_diename(sp),
+		       c->pd->offset, ret == -EILSEQ ? "the code before it does not decode" :
+		       strerror(-ret));
+	return ret;
+}
+
 static int add_location(struct dw_ctx *c, Dwarf_Die *sc, Dwarf_Addr addr)
 {
 	struct pc_dw_result *r = c->res;
@@ -1067,6 +1108,9 @@ static int add_location(struct dw_ctx *c, Dwarf_Die *sc, Dwarf_Addr addr)
 		pc_err("%s: %s: 0x%" PRIx64 " is in no executable PT_LOAD", c->bin, ev, addr);
 		return -ERANGE;
 	}
+	ret = check_boundary(c, &sp, addr, ev);
+	if (ret)
+		return ret;
 	ret = build_args(c, sc, &sp, addr, ev, &b, &dropped);
 	if (ret)
 		return ret;
@@ -1792,6 +1836,7 @@ static int dw_open(struct dw_ctx *c, const char *bin)
 	ret = read_image(c, bin, &size);
 	if (ret)
 		return ret;
+	c->image_size = size;
 	c->dwfl = dwfl_begin(&offline_cb);
 	if (!c->dwfl)
 		return -ENOMEM;

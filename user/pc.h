@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -80,6 +81,22 @@ struct pc_strset {
 int pc_strset_add(struct pc_strset *s, const char *str);	/* 0 (added or present), -ENOMEM */
 bool pc_strset_has(const struct pc_strset *s, const char *str);
 void pc_strset_free(struct pc_strset *s);
+
+/* insn.c: the instruction that contains an address, when it is no boundary. */
+struct pc_insn {
+	uint64_t addr;
+	unsigned int size;
+	char text[200];
+};
+
+/*
+ * Is @addr the start of an instruction, disassembling from @entry over @len
+ * bytes of @code (the bytes at @entry)? 0 yes; -EINVAL it lies inside the
+ * instruction @at; -ERANGE outside @code; -ENOTSUP machine not handled;
+ * -EILSEQ the bytes before it do not decode; -ENOMEM.
+ */
+int pc_insn_boundary(uint16_t machine, bool is64, const uint8_t *code, size_t len,
+		     uint64_t entry, uint64_t addr, struct pc_insn *at);
 
 /* Commands. */
 int cmd_scan(int argc, char **argv);

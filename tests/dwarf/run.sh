@@ -272,6 +272,19 @@ else
 		grep -q "probe_dw_app_O0:dw_chain is already cached (from 'dw_app.c;while\* it')" "$tmp/err"
 fi
 check_eq "the refused add changed nothing" 2 "$("$CLI" list | grep -c '^probe_dw_app_O0:')"
+# FUNC+OFFS must be an instruction boundary of the binary's code (objdump is the
+# oracle for where dw_work's second instruction starts and how long it is).
+set -- $(objdump -d --no-show-raw-insn "$FX/dw_app" | awk '/<dw_work>:/ { f = 1; next }
+	f && /^ *[0-9a-f]+:/ { sub(":", "", $1); print $1; if (++n == 3) exit }')
+i2=$((0x$2 - 0x$1)) i3=$((0x$3 - 0x$1))
+check "dw_work+$i2 (an instruction boundary) resolves" "$CLI" add -x "$FX/dw_app" -D "dw_work+$i2"
+if "$CLI" add -x "$FX/dw_app" -D "dw_work+$((i2 + 1))" > /dev/null 2> "$tmp/err"; then
+	not_ok "dw_work+$((i2 + 1)) (inside an instruction) is refused"
+else
+	check "dw_work+$((i2 + 1)) (inside an instruction) is refused, naming it" grep -q \
+		"dw_work+$((i2 + 1)) (0x[0-9a-f]*) is inside the $((i3 - i2))-byte instruction at dw_work+$i2 (" "$tmp/err"
+fi
+check "--force skips the boundary proof" "$CLI" add -x "$FX/dw_app" -D --force "dw_work+$((i2 + 1))"
 "$CLI" add -x "$FX/dw_app" 'dw_work n it->id it->name:string' > /dev/null 2>&1
 check_eq "list --format=record: record args of the stored probe" \
 	"p:probe_dw_app/dw_work $(readelf -n "$FX/dw_app" | awk '/Build ID/ { print $3 }') $FX/dw_app:0x$(def_of "$FX/dw_app" 'dw_work n' | sed -n 's/.*:0x\([0-9a-f]*\) .*/\1/p') n=%di:s32 id=+0(%cx):s32 name=+16(%cx):string" \

@@ -12,7 +12,9 @@
  *   /sys/kernel/probecache/version      0444  PROBECACHE_VERSION
  *   /sys/kernel/probecache/nr_probes    0444  number of registered probes
  *   /sys/kernel/probecache/probes/GROUP:EVENT/{hits,state,build_id,path,offset,
- *                                   ref_ctr_offset,args,pid}
+ *                                   ref_ctr_offset,args,pid,type,unlinked}
+ *                                   (hits, path, args, pid: 0400 unless the module
+ *                                   parameter public_probes=1)
  *
  * Commands written to control:
  *

@@ -33,7 +33,7 @@ check_eq "ref_ctr_offset" "$pc_sdt_SEM_tick" "$(kget $d ref_ctr_offset)"
 check_eq "args" "$pc_sdt_SDTARGS_tick" "$(kget $d args)"
 check_eq "pid 0 = every process" "0" "$(kget $d pid)"
 check_eq "probe dir lists the documented files" \
-	"args build_id hits offset path pid ref_ctr_offset state type" \
+	"args build_id hits offset path pid ref_ctr_offset state type unlinked" \
 	"$(ls $PCP/$d | tr '\n' ' ' | sed 's/ $//')"
 
 check "add function probe" kctl "add p:pcfix/add $pc_sdt_BUILD_ID $S:$pc_sdt_OFF_pc_add a=%di:s32 b=%si:s32"

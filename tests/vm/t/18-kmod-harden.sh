@@ -2,9 +2,10 @@
 # probecache.ko hardening: records naming files that block or that the
 # module itself serves return promptly; only a task with CAP_PERFMON or
 # CAP_SYS_ADMIN may write control; two writers never mix their lines; r:
-# probes bound to a pid leave a forked child's memory clean; a change seen
-# while a probe is still arming still makes it stale; probe files that tell
-# about other users' programs are root-only.
+# probes bound to a pid leave a forked child's memory clean; a string in a
+# page not yet faulted in is fetched; a change seen while a probe is still
+# arming still makes it stale; probe files that tell about other users'
+# programs are root-only.
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
 kenv pc_sdt
@@ -91,6 +92,16 @@ check_eq "parent still armed (int3)" "0xcc" "$(sed -n 's/.*parent=\(0x..\).*/\1/
 check_eq "child holds the original byte" "$orig" "$(sed -n 's/.*child=\(0x..\).*/\1/p' /tmp/fr.out)"
 check_eq "only the parent's return counted" "1" "$(kget fr:fn hits)"
 check "del" kctl "del fr:fn"
+
+# Faulting fetches: a string in a page the process never touched (no page
+# table entry) is read, not reported as a fault.
+printf 'string from a cold page\000' > /tmp/cold
+check "probe with a string arg" kctl "add p:cold/s $HB $H:$pc_harden_OFF_pc_harden_str s=%di:string"
+trace_on
+check_eq "fixture ran" "called" "$($H coldstr /tmp/cold)"
+trace_off
+check_eq "the string was fetched" 's="string from a cold page"' "$(trace_hits cold:s)"
+check "del" kctl "del cold:s"
 
 # Lost stale: the file changes between verification and registration, and
 # the stale work runs before the probe is marked armed.
