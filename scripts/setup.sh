@@ -15,7 +15,7 @@ PKGS="build-essential gcc g++ make pkg-config clang llvm libclang-rt-14-dev bc f
 	busybox-static cpio kmod dkms xz-utils zstd file python3
 	linux-image-cloud-amd64 linux-headers-cloud-amd64 linux-source-6.1 libssl-dev
 	linux-perf libc6-dbg postgresql-15 openjdk-17-jre-headless python3.11 gcc-aarch64-linux-gnu
-	groff-base man-db systemd"
+	groff-base man-db systemd debhelper dh-dkms lintian debootstrap"
 BPO_PKGS="qemu-system-x86"
 
 # mirror_uri: the first URI that serves $codename's main archive (deb822 or one-line).
