@@ -1,6 +1,6 @@
 #!/bin/bash
 # run-all.sh [SUITE...]: every test suite, in order, each speaking TAP; one summary line.
-# Suites: unit fuzz host:NAME (tests/NAME/run.sh) vm:KERNEL. Default: all of them.
+# Suites: unit fuzz host:NAME (tests/NAME/run.sh) vm:KERNEL vm:sysboot. Default: all of them.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -15,7 +15,7 @@ host_suites() {
 
 suites=("$@")
 if [ ${#suites[@]} -eq 0 ]; then
-	suites=(unit fuzz $(host_suites) vm:6.1 vm:6.12 vm:debug)
+	suites=(unit fuzz $(host_suites) vm:6.1 vm:6.12 vm:debug vm:sysboot)
 fi
 
 run_suite() {
@@ -24,6 +24,7 @@ run_suite() {
 	fuzz)	make -s -C tests/fuzz check ;;
 	host:*)	"tests/${1#host:}/run.sh" ;;
 	vm:debug) tests/vm/debug-kernel.sh > /dev/null && tests/vm/run.sh debug ;;
+	vm:sysboot) tests/vm/sysboot.sh ;;	# the .debs in a VM booting systemd
 	vm:*)	tests/vm/run.sh "${1#vm:}" ;;
 	*)	echo "run-all: unknown suite $1" >&2; return 2 ;;
 	esac

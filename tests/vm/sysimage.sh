@@ -82,9 +82,10 @@ for f in "$work"/debs-6.12/*.deb; do
 done
 
 # systemd + udev: a real boot; dkms with the compiler, make and libc headers it builds
-# with; initramfs-tools for the kernel package's initrd (virtio_blk is a module).
+# with; initramfs-tools for the kernel package's initrd (virtio_blk is a module); the
+# libraries probecache-tools depends on (the VM has no network to fetch them).
 debootstrap --variant=minbase \
-	--include=systemd,systemd-sysv,udev,dbus,kmod,dkms,make,gcc,libc6-dev,initramfs-tools,zstd,xz-utils \
+	--include=systemd,systemd-sysv,udev,dbus,kmod,dkms,make,gcc,libc6-dev,initramfs-tools,zstd,xz-utils,libdw1,libelf1,libkmod2 \
 	"$codename" "$root" "$mirror" > "$work/debootstrap.log" 2>&1 ||
 	{ tail -n 30 "$work/debootstrap.log" >&2; exit 1; }
 
@@ -99,8 +100,12 @@ mount -t sysfs sys "$root/sys"
 mount --bind /dev "$root/dev"
 mount --bind /dev/pts "$root/dev/pts"
 cp "$work"/debs/*.deb "$root/tmp/"
+# What the 6.12 headers need besides each other (pahole, ...): in the image, so that the
+# offline VM can install them. First alternative of each, without versions.
+deps2=$(for f in "$work"/debs-6.12/*.deb; do dpkg-deb -f "$f" Depends; done | tr ',' '\n' |
+	sed 's/|.*//; s/(.*)//; s/ //g' | grep -v '^linux-' | grep . | sort -u | tr '\n' ' ')
 chroot "$root" /usr/bin/env DEBIAN_FRONTEND=noninteractive sh -c \
-	'apt-get install -y -q --no-install-recommends /tmp/*.deb && rm -f /tmp/*.deb && apt-get clean' \
+	"apt-get install -y -q --no-install-recommends /tmp/*.deb $deps2 && rm -f /tmp/*.deb && apt-get clean" \
 	> "$work/apt.log" 2>&1 || { tail -n 40 "$work/apt.log" >&2; exit 1; }
 cleanup
 
@@ -148,4 +153,8 @@ echo "$kver" > "$work/kver"
 mke2fs -q -t ext4 -L pcroot -d "$root" "$work/rootfs.img" 3G
 rm -rf "$root"
 mv "$work" "$dir"
+# Images of older keys are dead weight (about 1 GB each).
+for d in "$cache"/sysimage-*; do
+	[ "$d" = "$dir" ] || [ "$d" = "$cache/sysimage.lock" ] || rm -rf "$d"
+done
 echo "sysimage: built $dir"
