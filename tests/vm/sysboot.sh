@@ -5,15 +5,23 @@
 # network); a second read-only disk carries this run's payload: the .debs `make deb`
 # builds now, the second kernel's headers, the ops_work fixture and the in-VM script
 # tests/vm/sysboot/guest.sh, which the image's hook unit runs at the end of each boot.
-#   boot 1: apt-get install the .debs: DKMS builds the module *inside the VM* through the
-#           package's postinst; scan ops_work, name sdt_ops:tick in preload.conf, enable a
-#           Type=simple traced service ordered after probecache-preload.service; reboot.
+#   boot 1: apt-get install the .debs; scan ops_work, name sdt_ops:tick in preload.conf,
+#           enable a Type=simple traced service ordered after probecache-preload.service;
+#           reboot.
 #   boot 2: the preload armed the probe before the service started and its first 5 calls
 #           are counted; stop disarms exactly that probe; status clean; installing the
-#           6.12 headers makes DKMS autoinstall build for 6.12 (in the VM too); remove
-#           unloads the module and leaves only the conffile; purge removes the rest.
+#           6.12 headers makes dkms's header hook (autoinstall) install the module for 6.12;
+#           remove unloads the module and leaves only the conffile; purge removes the rest.
+# Where DKMS compiles: on the host by default. Under TCG one DKMS build of the module takes
+# 2.5-5 minutes, two of them would blow the budget; so sysboot/dkms-tarball.sh runs the same
+# `dkms add` + `dkms build` on the host against the same headers packages, from the source
+# the .deb ships, and `dkms mktarball`s the result. In the VM the package's own postinst
+# loads it (`dkms ldtarball`, its binary-tarball path) and runs `dkms install`; before the
+# 6.12 headers go in, `dkms ldtarball` loads the 6.12 build, so the header hook's autoinstall
+# installs rather than compiles. SYSBOOT_DKMS=vm leaves the tarballs out: DKMS then compiles
+# both in the VM (raise VM_TIMEOUT; about 10 minutes more).
 # Prints TAP, "sysboot: N passed, N failed in Ts"; logs stay in build/vm-sysboot/.
-# Environment: VM_TIMEOUT=s per boot (default 600).
+# Environment: VM_TIMEOUT=s per boot (default 600), SYSBOOT_DKMS=host|vm (default host).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$top/tests/vm
@@ -24,11 +32,12 @@ read -r _ _ kver2 < <("$vm/kernel.sh" 6.12)
 
 die() { echo "not ok - sysboot: $*"; echo "sysboot: 0 passed, 1 failed"; exit 1; }
 
+mkdir -p "$out"
 img=$("$vm/sysimage.sh" --print-dir)
 "$vm/sysimage.sh" > "$out.image.log" 2>&1 || { cat "$out.image.log" >&2; die "image build failed"; }
 [ "$(cat "$img/kver")" = "$kver" ] || die "image $img has kernel $(cat "$img/kver"), want $kver"
+echo "# image $img ($kver), DKMS builds: ${SYSBOOT_DKMS:-host}"
 
-mkdir -p "$out"
 exec 9> "$out.lock"
 flock 9
 
@@ -36,12 +45,21 @@ flock 9
 make -s -C "$top" deb > "$out/deb.log" 2>&1 || { tail -n 30 "$out/deb.log" >&2; die "make deb failed"; }
 make -s -C "$top/tests/fixtures" build/ops_work > /dev/null || die "fixture ops_work failed to build"
 pay=$out/payload
+# The name the package's postinst looks for: probecache-VERSION.dkms.tar.gz
+tarname() { echo "probecache-$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf").dkms.tar.gz"; }
 rm -rf "$pay" && mkdir -p "$pay/debs" "$pay/debs-6.12"
 cp "$top"/build/deb/probecache-dkms_*_all.deb "$top"/build/deb/probecache-tools_*_"$(dpkg --print-architecture)".deb "$pay/debs/"
 cp "$img"/debs-6.12/*.deb "$pay/debs-6.12/"
 cp "$vm/sysboot/guest.sh" "$vm/sysboot/probecache-test-traced.service" "$top/tests/lib/tap.sh" \
 	"$top/tests/fixtures/build/ops_work" "$pay/"
 echo "$kver2" > "$pay/kver2"
+if [ "${SYSBOOT_DKMS:-host}" = host ]; then
+	ddeb=$(ls "$pay"/debs/probecache-dkms_*.deb)
+	"$vm/sysboot/dkms-tarball.sh" "$ddeb" "$kver" "$pay/dkms/6.1/$(tarname)" > "$out/dkms.log" 2>&1 &&
+		"$vm/sysboot/dkms-tarball.sh" "$ddeb" "$kver2" "$pay/dkms/6.12/$(tarname)" \
+		--binaries-only >> "$out/dkms.log" 2>&1 ||
+		{ tail -n 30 "$out/dkms.log" >&2; die "host dkms build failed"; }
+fi
 rm -f "$out/payload.img"
 mke2fs -q -t ext4 -d "$pay" "$out/payload.img" 256M
 # A private copy of the cached image (sparse; the cache stays pristine).
