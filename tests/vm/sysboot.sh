@@ -61,7 +61,7 @@ if [ "${SYSBOOT_DKMS:-host}" = host ]; then
 		{ tail -n 30 "$out/dkms.log" >&2; die "host dkms build failed"; }
 fi
 rm -f "$out/payload.img"
-mke2fs -q -t ext4 -d "$pay" "$out/payload.img" 256M
+mke2fs -q -t ext4 -d "$pay" "$out/payload.img" 256M > /dev/null
 # A private copy of the cached image (sparse; the cache stays pristine).
 cp --sparse=always "$img/rootfs.img" "$out/disk.img"
 
