@@ -110,9 +110,11 @@ preload: 1 armed, 0 already armed, 0 skipped, 0 failed" \
 	# A second kernel's headers: dkms's header_postinst.d hook runs autoinstall for it.
 	where="DKMS autoinstall builds in the VM"
 	if [ -f /pc/dkms/6.12/probecache-*.dkms.tar.gz ]; then
-		run "dkms ldtarball: the host's DKMS build for $R2" \
-			dkms ldtarball --force /pc/dkms/6.12/probecache-*.dkms.tar.gz
-		check_eq "  dkms status for $R2: built, not installed" "built" "$(dkms_state "$R2")"
+		# ldtarball loads the binaries, then tries to add probecache/VERSION again and
+		# exits 3 ("already contains"); what counts is the state it leaves.
+		dkms ldtarball --force /pc/dkms/6.12/probecache-*.dkms.tar.gz 2>&1 | sed 's/^/#     /'
+		check_eq "dkms ldtarball of the host's $R2 build: dkms status built, not installed" \
+			"built" "$(dkms_state "$R2")"
 		where="DKMS autoinstall installs the host's build"
 	fi
 	run "dpkg -i the $R2 headers ($where)" dpkg -i /pc/debs-6.12/*.deb
