@@ -83,6 +83,7 @@ boot() {
 
 # One VM on the machine at a time, whichever checkout it comes from (tests/vm/run.sh
 # takes the same lock); both boots under one hold so no other VM runs in between.
+waitstart=$(date +%s)
 exec 8> /tmp/probecache-vm.lock
 flock 8
 vmstart=$(date +%s)
@@ -128,6 +129,7 @@ report() { # BOOT: its TAP renumbered, its end marker required
 }
 report 1
 report 2
-echo "# VM time ${vmtime}s (2 boots, TCG), total $(( $(date +%s) - start ))s"
+echo "# VM time ${vmtime}s (2 boots, TCG), waited $((vmstart - waitstart))s for the VM lock," \
+	"host preparation $((waitstart - start))s"
 echo "sysboot: $pass passed, $fail failed in $(( $(date +%s) - start ))s"
 [ "$fail" -eq 0 ]
