@@ -27,7 +27,7 @@ run() {
 	else
 		not_ok "$_d (exit $?)"
 	fi
-	sed 's/^/#     /' /tmp/run.log | tail -n 25
+	sed -e 's/(Reading database \.\.\. [0-9]*%//g' -e 's/^/#     /' /tmp/run.log | tail -n 25
 }
 
 state_of() { cat "$S/probes/$1/state" 2> /dev/null || echo none; }
