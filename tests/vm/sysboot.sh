@@ -108,8 +108,8 @@ report() { # BOOT: its TAP renumbered, its end marker required
 			else
 				pass=$((pass + 1)); echo "ok $n - boot $1: $(echo "${line#ok }" | sed 's/^[0-9]* *- *//')"
 			fi ;;
-		"#"*)	echo "$line" ;;
 		1..*|"### STAGE"*) ;;
+		"#"*)	echo "$line" ;;
 		*)	echo "# $line" ;;
 		esac
 	done < "$f"
