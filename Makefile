@@ -4,6 +4,7 @@
 #   make check-vm KERNEL=6.1|6.12|debug      one kernel's VM suite
 #   make demo             setup if needed, build, boot the VM, resolve/arm/fire real SDT probes
 #   make bench            benchmarks (printed, not asserted)
+#   make deb              probecache-dkms + probecache-tools .debs into build/deb/
 
 # The running kernel's headers if present, else the project's default test kernel.
 KVER ?= $(shell uname -r)
@@ -59,6 +60,17 @@ demo:
 bench: user fixtures
 	scripts/bench.sh
 
+# dpkg-buildpackage writes its results next to the source tree: build a copy of the
+# checkout (tracked and new files, not ignored ones) in build/deb/ so they land there.
+deb:
+	rm -rf build/deb && mkdir -p build/deb/src
+	{ git ls-files -co --exclude-standard 2>/dev/null || \
+		find . -path ./build -prune -o -path ./.git -prune -o -type f -print; } | \
+		tar -cf - -T - | tar -xf - -C build/deb/src
+	cd build/deb/src && dpkg-buildpackage -us -uc -b
+	rm -rf build/deb/src
+	@ls build/deb/*.deb
+
 clean:
 	$(MAKE) -C kmod KDIR=$(KDIR) clean || true
 	$(MAKE) -C user clean
@@ -70,4 +82,4 @@ clean:
 -include mk/install.mk
 
 .PHONY: all module user fixtures setup check check-unit check-vm check-kasan debug-kernel \
-	demo bench clean ensure-setup
+	demo bench deb clean ensure-setup

@@ -15,28 +15,14 @@ PKGS="build-essential gcc g++ make pkg-config clang llvm libclang-rt-14-dev bc f
 	busybox-static cpio kmod dkms xz-utils zstd file python3
 	linux-image-cloud-amd64 linux-headers-cloud-amd64 linux-source-6.1 linux-source-6.12 libssl-dev
 	linux-perf libc6-dbg postgresql-15 openjdk-17-jre-headless python3.11 gcc-aarch64-linux-gnu
-	groff-base man-db systemd"
+	groff-base man-db systemd debhelper dh-dkms lintian debootstrap"
 # linux-source-6.12 (the debug kernel's tree) is in PKGS, not here: bookworm-security has
 # it, and installing it with -t backports drags linux-perf (the SDT parity oracle) and
 # linux-libc-dev up to 6.12 with it. Where only backports has it, PKGS still finds it.
 BPO_PKGS="qemu-system-x86"
 
-# mirror_uri: the first URI that serves $codename's main archive (deb822 or one-line).
-mirror_uri() {
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk -v c="$codename" '
-			/^URIs:/ { u = $2 }
-			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == c) s = 1 }
-			/^[[:space:]]*$/ { if (s && u) { print u; exit } u = ""; s = 0 }
-			END { if (s && u) print u }' "$f"
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		awk -v c="$codename" '$1 == "deb" {
-			for (i = 2; i <= NF; i++) if ($i == c) { print $(i - 1); exit } }' "$f"
-	done
-}
+# mirror_uri (shared with tests/vm/sysimage.sh, which debootstraps from the same mirror)
+. "$(dirname "$0")/mirror.sh"
 
 add_backports() {
 	grep -rqs "$codename-backports" /etc/apt/sources.list /etc/apt/sources.list.d/ && return 1

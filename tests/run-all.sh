@@ -1,7 +1,8 @@
 #!/bin/bash
 # run-all.sh [SUITE...]: every test suite, in order, each speaking TAP; one summary line,
 # "N passed, N failed, N skipped", always the last line (CI parses it).
-# Suites: unit fuzz host:NAME (tests/NAME/run.sh) vm:KERNEL kasan (check-kasan: the proof
+# Suites: unit fuzz host:NAME (tests/NAME/run.sh) vm:KERNEL vm:sysboot (the .debs in a VM
+# booting systemd) kasan (check-kasan: the proof
 # that a KASAN splat fails a VM run), exec:PATH (any TAP program; the harness tests use it).
 # Default: all of them. How a suite's output is judged: tests/lib/suite-verdict.sh.
 set -uo pipefail
@@ -19,7 +20,7 @@ host_suites() {
 
 suites=("$@")
 if [ ${#suites[@]} -eq 0 ]; then
-	suites=(unit fuzz $(host_suites) vm:6.1 vm:6.12 vm:debug kasan)
+	suites=(unit fuzz $(host_suites) vm:6.1 vm:6.12 vm:debug kasan vm:sysboot)
 fi
 
 run_suite() {
@@ -28,6 +29,7 @@ run_suite() {
 	fuzz)	make -s -C tests/fuzz check ;;
 	host:*)	"tests/${1#host:}/run.sh" ;;
 	vm:debug) tests/vm/debug-kernel.sh > /dev/null && tests/vm/run.sh debug ;;
+	vm:sysboot) tests/vm/sysboot.sh ;;	# the .debs in a VM booting systemd
 	vm:*)	tests/vm/run.sh "${1#vm:}" ;;
 	kasan)	tests/vm/check-kasan.sh ;;
 	exec:*)	"${1#exec:}" ;;

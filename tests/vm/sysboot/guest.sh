@@ -1,0 +1,165 @@
+#!/bin/sh
+# In-VM half of tests/vm/sysboot.sh, run by probecache-test-hook.service (systemd, after
+# multi-user.target) at the end of every boot, TAP on ttyS1. Boot 1 installs the .debs
+# and configures a preload and a traced service, then reboots; boot 2 checks the boot-time
+# preload, stop, a second kernel's headers, remove and purge, then powers off.
+# Payload (/pc, read-only): this script, tap.sh, debs/ (the two packages), debs-6.12/
+# (the second kernel's headers), ops_work, probecache-test-traced.service, kver2, and
+# unless SYSBOOT_DKMS=vm dkms/{6.1,6.12}/probecache-VERSION.dkms.tar.gz (host DKMS builds).
+. /pc/tap.sh
+export DEBIAN_FRONTEND=noninteractive PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+P=probecache-resolve
+S=/sys/kernel/probecache
+R=$(uname -r)
+R2=$(cat /pc/kver2)
+W=/usr/local/bin/ops_work
+state=/var/lib/probecache-test
+mkdir -p "$state"
+stage=$(cat "$state/stage" 2> /dev/null || echo 1)
+
+# run DESC CMD...: ok if CMD exits 0; its output goes to the log either way, timed.
+run() {
+	_d=$1
+	shift
+	_t=$(date +%s)
+	if "$@" > /tmp/run.log 2>&1; then
+		ok "$_d ($(( $(date +%s) - _t ))s)"
+	else
+		not_ok "$_d (exit $?)"
+	fi
+	sed -e 's/(Reading database \.\.\. [0-9]*%//g' -e 's/^/#     /' /tmp/run.log | tail -n 25
+}
+
+state_of() { cat "$S/probes/$1/state" 2> /dev/null || echo none; }
+unit_prop() { systemctl show -P "$2" "$1"; }
+# dkms_state KVER: "installed" when DKMS built and installed probecache for KVER
+dkms_state() { dkms status -m probecache -k "$1" 2> /dev/null | sed -n 's/.*: \([a-z]*\)$/\1/p'; }
+
+boot1() {
+	check_eq "PID 1 is systemd" "systemd" "$(cat /proc/1/comm)"
+	# No network in the VM: every dependency is already in the image, as on a host whose
+	# configuration management installs dkms and the headers first.
+	where="DKMS builds in the VM"
+	if [ -f /pc/dkms/6.1/probecache-*.dkms.tar.gz ]; then
+		# The postinst's binary-tarball path (sysboot.sh says why): dkms ldtarball + install.
+		mkdir -p /usr/share/probecache-dkms
+		cp /pc/dkms/6.1/probecache-*.dkms.tar.gz /usr/share/probecache-dkms/
+		where="DKMS build from the host, dkms ldtarball + install in the VM"
+	fi
+	run "apt-get install ./probecache-dkms_*.deb ./probecache-tools_*.deb ($where)" \
+		apt-get install -y --no-install-recommends /pc/debs/probecache-dkms_*.deb \
+		/pc/debs/probecache-tools_*.deb
+	rm -rf /usr/share/probecache-dkms
+	check_eq "dkms status: installed for $R" "installed" "$(dkms_state "$R")"
+	check_eq "modprobe resolves probecache to DKMS's module" \
+		"/lib/modules/$R/updates/dkms/probecache.ko" "$(modinfo -n probecache 2>&1)"
+	check_eq "  built for the running kernel" "$R" "$(modinfo -F vermagic probecache | cut -d' ' -f1)"
+	check_eq "probecache-preload.service enabled by the package" "enabled" \
+		"$(systemctl is-enabled probecache-preload.service 2>&1)"
+	check_eq "  but not started by it (no module loaded mid-install)" "inactive no" \
+		"$(systemctl is-active probecache-preload.service) $([ -d /sys/module/probecache ] && echo yes || echo no)"
+	check_eq "/var/cache/probecache: root 0755" "root:root 755" "$(stat -c '%U:%G %a' /var/cache/probecache)"
+
+	# What an administrator does: cache the binary's probes, name one in preload.conf (a
+	# conffile, edited), order the traced service after the preload.
+	install -m 0755 /pc/ops_work "$W"
+	run "probecache-resolve scan $W" $P scan "$W"
+	echo "sdt_ops:tick@$W" >> /etc/probecache/preload.conf
+	cp /pc/probecache-test-traced.service /etc/systemd/system/
+	run "systemctl enable probecache-test-traced.service" systemctl enable probecache-test-traced.service
+	echo 2 > "$state/stage"
+}
+
+boot2() {
+	check_eq "PID 1 is systemd" "systemd" "$(cat /proc/1/comm)"
+	check_eq "probecache-preload.service ran at boot: active, exit 0" "active success 0" \
+		"$(systemctl is-active probecache-preload.service) $(unit_prop probecache-preload Result) $(unit_prop probecache-preload ExecMainStatus)"
+	check_eq "  it loaded DKMS's module (srcversion)" "$(modinfo -F srcversion probecache 2>&1)" \
+		"$(cat /sys/module/probecache/srcversion 2>&1)"
+	check_eq "  it armed sdt_ops:tick from preload.conf" "armed" "$(state_of sdt_ops:tick)"
+	check_eq "  its log: that probe and the summary (nothing stale, skipped or failed)" \
+		"armed sdt_ops:tick ($W)
+preload: 1 armed, 0 already armed, 0 skipped, 0 failed" \
+		"$(journalctl -b -q -o cat _SYSTEMD_UNIT=probecache-preload.service | grep -v '^[A-Z][a-z]*ing \|^Finished ')"
+	pre_done=$(unit_prop probecache-preload ExecMainExitTimestampMonotonic)
+	svc_start=$(unit_prop probecache-test-traced ExecMainStartTimestampMonotonic)
+	diag "preload exited at ${pre_done}us, traced service started at ${svc_start}us (monotonic)"
+	check "the preload finished before the traced service started" \
+		test "${pre_done:-0}" -gt 0 -a "${svc_start:-0}" -ge "${pre_done:-0}"
+	check_eq "  the traced service ran: ops_work: 5 ticks" "ops_work: 5 ticks" \
+		"$(journalctl -b -q -o cat _SYSTEMD_UNIT=probecache-test-traced.service)"
+	check_eq "  its very first calls are counted: 5 hits" "5" "$(cat "$S/probes/sdt_ops:tick/hits" 2>&1)"
+	check_eq "no failed unit" "" "$(systemctl list-units --failed --plain --no-legend)"
+	if systemctl status --no-pager probecache-preload.service > /tmp/status 2>&1; then
+		check "systemctl status probecache-preload: active (exited), status=0/SUCCESS" \
+			grep -q 'status=0/SUCCESS' /tmp/status
+	else
+		not_ok "systemctl status probecache-preload exits 0"
+	fi
+	sed 's/^/#   /' /tmp/status
+
+	# Stop disarms exactly what the preload armed, not a probe armed by hand.
+	$P arm -q "sdt_ops:done@$W" > /dev/null 2>&1
+	run "systemctl stop probecache-preload" systemctl stop probecache-preload.service
+	check_eq "  sdt_ops:tick (preloaded) disarmed" "none" "$(state_of sdt_ops:tick)"
+	check_eq "  sdt_ops:done (armed by hand) still armed" "armed" "$(state_of sdt_ops:done)"
+	check_eq "  inactive, result success" "inactive success" \
+		"$(systemctl is-active probecache-preload.service) $(unit_prop probecache-preload Result)"
+	check "  /run/probecache/preloaded removed" test ! -e /run/probecache/preloaded
+
+	# A second kernel's headers: dkms's header_postinst.d hook runs autoinstall for it.
+	where="DKMS autoinstall builds in the VM"
+	if [ -f /pc/dkms/6.12/probecache-*.dkms.tar.gz ]; then
+		# ldtarball loads the binaries, then tries to add probecache/VERSION again and
+		# exits 3 ("already contains"); what counts is the state it leaves.
+		dkms ldtarball --force /pc/dkms/6.12/probecache-*.dkms.tar.gz 2>&1 | sed 's/^/#     /'
+		check_eq "dkms ldtarball of the host's $R2 build: dkms status built, not installed" \
+			"built" "$(dkms_state "$R2")"
+		where="DKMS autoinstall installs the host's build"
+	fi
+	run "dpkg -i the $R2 headers ($where)" dpkg -i /pc/debs-6.12/*.deb
+	check_eq "dkms status: installed for $R2" "installed" "$(dkms_state "$R2")"
+	ko2=$(find "/lib/modules/$R2/updates/dkms" -name 'probecache.ko*' 2> /dev/null)
+	check_eq "  /lib/modules/$R2/updates/dkms/probecache.ko* built for $R2" "$R2" \
+		"$(modinfo -F vermagic "$ko2" 2> /dev/null | cut -d' ' -f1)"
+
+	# remove: the unit stopped (ExecStop with the module loaded), the module unloaded,
+	# every shipped file gone but the conffile; the cache data stays until purge.
+	systemctl start probecache-preload.service
+	check_eq "preload started again before remove" "armed" "$(state_of sdt_ops:tick)"
+	dpkg -L probecache-dkms probecache-tools | sort -u > /tmp/shipped
+	run "apt-get remove probecache-dkms probecache-tools" \
+		apt-get remove -y probecache-dkms probecache-tools
+	check_eq "  no probecache module loaded" "no" "$([ -d /sys/module/probecache ] && echo yes || echo no)"
+	check_eq "  the unit's ExecStop ran" "preload: stopped, 1 preloaded probes disarmed" \
+		"$(journalctl -b -q -o cat _SYSTEMD_UNIT=probecache-preload.service | grep 'preload: stopped' | tail -n 1)"
+	# probecache-dkms has no conffile: dpkg forgets it at once; probecache-tools keeps one.
+	check_eq "  dpkg: probecache-dkms gone (un), probecache-tools config-files only (rc)" "un rc" \
+		"$(dpkg-query -W -f='${db:Status-Abbrev}' probecache-dkms probecache-tools 2> /dev/null | tr -s ' ' | sed 's/ $//')"
+	left=$(while read -r f; do [ -d "$f" ] || [ ! -e "$f" ] || echo "$f"; done < /tmp/shipped)
+	check_eq "  of the shipped files only the conffile is left" "/etc/probecache/preload.conf" "$left"
+	check "  and it keeps the administrator's edit" grep -qx "sdt_ops:tick@$W" /etc/probecache/preload.conf
+	check_eq "  no probecache.ko left under /lib/modules, no DKMS tree, no source" "" \
+		"$(find /lib/modules /var/lib/dkms /usr/src -name 'probecache*' 2> /dev/null)"
+	check "  the probe cache (data, not shipped) stays until purge" test -d /var/cache/probecache/
+	run "apt-get purge probecache-dkms probecache-tools" apt-get purge -y probecache-dkms probecache-tools
+	check_eq "  dpkg forgot both" "" \
+		"$(dpkg-query -W -f='${db:Status-Abbrev}\n' probecache-dkms probecache-tools 2> /dev/null | grep -v '^un')"
+	check_eq "  no /etc/probecache, cache, state or enablement link left" "" \
+		"$(ls -d /etc/probecache /var/cache/probecache /run/probecache \
+			/etc/systemd/system/*/probecache-preload.service 2> /dev/null)"
+	echo 3 > "$state/stage"
+}
+
+echo "### STAGE $stage $R"
+case "$stage" in
+1) boot1 ;;
+2) boot2 ;;
+*) not_ok "stage $stage: the VM booted more often than the test asks" ;;
+esac
+tap_done
+echo "### STAGE-END $stage rc=$?"
+sync
+# sysboot.sh runs QEMU with -no-reboot: either way the VM exits; after boot 1 the host
+# boots the same disk again.
+if [ "$stage" = 1 ]; then systemctl --no-block reboot; else systemctl --no-block poweroff; fi
