@@ -4,8 +4,6 @@
 # system's own apt sources already use (no host name is written here).
 set -eu
 
-[ "$(id -u)" = 0 ] || { echo "setup: must run as root" >&2; exit 1; }
-
 . /etc/os-release
 codename=${VERSION_CODENAME:-bookworm}
 export DEBIAN_FRONTEND=noninteractive
@@ -34,6 +32,17 @@ mirror_uri() {
 			for (i = 2; i <= NF; i++) if ($i == c) { print $(i - 1); exit } }' "$f"
 	done
 }
+
+# setup.sh --mirror: print that URI and do nothing else (tests/vm/chroot.sh debootstraps
+# other releases from it).
+if [ "${1:-}" = --mirror ]; then
+	uri=$(mirror_uri | head -n 1)
+	[ -n "$uri" ] || { echo "setup: cannot derive a Debian mirror from apt sources" >&2; exit 1; }
+	echo "$uri"
+	exit 0
+fi
+
+[ "$(id -u)" = 0 ] || { echo "setup: must run as root" >&2; exit 1; }
 
 add_backports() {
 	grep -rqs "$codename-backports" /etc/apt/sources.list /etc/apt/sources.list.d/ && return 1

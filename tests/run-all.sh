@@ -1,6 +1,9 @@
 #!/bin/bash
 # run-all.sh [SUITE...]: every test suite, in order, each speaking TAP; one summary line.
-# Suites: unit fuzz host:NAME (tests/NAME/run.sh) vm:KERNEL. Default: all of them.
+# Suites: unit fuzz host:NAME (tests/NAME/run.sh) vm:KERNEL (tests/vm/kernel.sh names them)
+# and vm:KERNEL:GLOB (only the in-VM scripts matching GLOB, as VM_TESTS). Default: all host
+# suites; the whole VM suite on the oldest (5.10) and newest (7.3) kernels and the debug
+# kernel, the kernel-facing scripts (1x kmod, 3x resolve-against-the-module) on the others.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -24,6 +27,7 @@ run_suite() {
 	fuzz)	make -s -C tests/fuzz check ;;
 	host:*)	"tests/${1#host:}/run.sh" ;;
 	vm:debug) tests/vm/debug-kernel.sh > /dev/null && tests/vm/run.sh debug ;;
+	vm:*:*)	local k=${1#vm:}; VM_TESTS=${k#*:} tests/vm/run.sh "${k%%:*}" ;;
 	vm:*)	tests/vm/run.sh "${1#vm:}" ;;
 	*)	echo "run-all: unknown suite $1" >&2; return 2 ;;
 	esac
