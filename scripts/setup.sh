@@ -4,6 +4,8 @@
 # system's own apt sources already use (no host name is written here).
 set -eu
 
+[ "$(id -u)" = 0 ] || { echo "setup: must run as root" >&2; exit 1; }
+
 . /etc/os-release
 codename=${VERSION_CODENAME:-bookworm}
 export DEBIAN_FRONTEND=noninteractive
@@ -13,36 +15,11 @@ PKGS="build-essential gcc g++ make pkg-config clang llvm libclang-rt-14-dev bc f
 	busybox-static cpio kmod dkms xz-utils zstd file python3
 	linux-image-cloud-amd64 linux-headers-cloud-amd64 linux-source-6.1 libssl-dev
 	linux-perf libc6-dbg postgresql-15 openjdk-17-jre-headless python3.11 gcc-aarch64-linux-gnu
-	groff-base man-db systemd"
+	groff-base man-db systemd debootstrap"
 BPO_PKGS="qemu-system-x86"
 
-# mirror_uri: the first URI that serves $codename's main archive (deb822 or one-line).
-mirror_uri() {
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk -v c="$codename" '
-			/^URIs:/ { u = $2 }
-			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == c) s = 1 }
-			/^[[:space:]]*$/ { if (s && u) { print u; exit } u = ""; s = 0 }
-			END { if (s && u) print u }' "$f"
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		awk -v c="$codename" '$1 == "deb" {
-			for (i = 2; i <= NF; i++) if ($i == c) { print $(i - 1); exit } }' "$f"
-	done
-}
-
-# setup.sh --mirror: print that URI and do nothing else (tests/vm/chroot.sh debootstraps
-# other releases from it).
-if [ "${1:-}" = --mirror ]; then
-	uri=$(mirror_uri | head -n 1)
-	[ -n "$uri" ] || { echo "setup: cannot derive a Debian mirror from apt sources" >&2; exit 1; }
-	echo "$uri"
-	exit 0
-fi
-
-[ "$(id -u)" = 0 ] || { echo "setup: must run as root" >&2; exit 1; }
+# mirror_uri (shared with tests/vm/chroot.sh, which debootstraps from the same mirror)
+. "$(dirname "$0")/mirror.sh"
 
 add_backports() {
 	grep -rqs "$codename-backports" /etc/apt/sources.list /etc/apt/sources.list.d/ && return 1

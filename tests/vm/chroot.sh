@@ -10,6 +10,7 @@
 #                                          "VMLINUZ KDIR KVER", KDIR as seen inside the chroot
 #   chroot.sh RELEASE --run DIR CMD...     run CMD inside, in a private mount namespace with
 #                                          /proc mounted and DIR bind-mounted at the same path
+#                                          (in the caller's directory if that is under DIR)
 #
 # Chroots live in /var/cache/probecache-test/chroot-RELEASE (debootstrap minbase from the
 # mirror the host's apt sources use; another SUITE such as RELEASE-backports is added when a
@@ -21,6 +22,9 @@ shift
 cache=/var/cache/probecache-test
 dir=$cache/chroot-$release
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# Besides the kernel headers (which bring the compiler): kernel-doc (W=1) needs perl's
+# Pod::Usage, DKMS builds need dkms, xz unpacks compressed modules.
+pkgs="make perl xz-utils dkms"
 
 die() { echo "chroot.sh: $*" >&2; exit 1; }
 in_chroot() { chroot "$dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
@@ -29,18 +33,31 @@ in_chroot() { chroot "$dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 create() {
 	[ "$(id -u)" = 0 ] || die "creating $dir needs root"
 	command -v debootstrap > /dev/null || die "debootstrap missing (scripts/setup.sh)"
-	mirror=$("$top/scripts/setup.sh" --mirror)
+	codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+	. "$top/scripts/mirror.sh"
+	mirror=$(mirror_uri | head -n 1)
+	[ -n "$mirror" ] || die "cannot derive a Debian mirror from the host's apt sources"
 	tmp=$dir.tmp
 	rm -rf "$tmp"
 	echo "chroot.sh: creating $dir from $mirror (once)" >&2
-	debootstrap --variant=minbase --include=make,xz-utils,perl "$release" "$tmp" "$mirror" \
+	debootstrap --variant=minbase --include="$(echo $pkgs | tr ' ' ,)" "$release" "$tmp" "$mirror" \
 		> "$dir.log" 2>&1 || { tail -n 20 "$dir.log" >&2; die "debootstrap $release failed"; }
 	printf 'deb %s %s main\ndeb %s %s-updates main\n' \
 		"$mirror" "$release" "$mirror" "$release" > "$tmp/etc/apt/sources.list"
 	# Kernel packages only ever come as build dependencies here: no docs, no recommends.
 	printf 'APT::Install-Recommends "false";\n' > "$tmp/etc/apt/apt.conf.d/90probecache"
+	echo "$pkgs" > "$tmp/.probecache-pkgs"
 	mv "$tmp" "$dir"
 	in_chroot apt-get update -q >> "$dir.log" 2>&1 || die "apt-get update in $dir failed"
+}
+
+# A chroot made with an older package list gets what is missing added.
+update_pkgs() {
+	[ "$(cat "$dir/.probecache-pkgs" 2>/dev/null)" != "$pkgs" ] || return 0
+	[ "$(id -u)" = 0 ] || die "adding packages to $dir needs root"
+	{ in_chroot apt-get update -q && in_chroot apt-get install -y -q $pkgs; } >> "$dir.log" 2>&1 ||
+		die "installing $pkgs in $dir failed"
+	echo "$pkgs" > "$dir/.probecache-pkgs"
 }
 
 # kernel SUITE VER FLAVOUR: newest linux-headers-VER.*-FLAVOUR, installed once; its vmlinuz
@@ -97,7 +114,8 @@ case "${1:-}" in
 		c=$1 d=$2; shift 2
 		mount -t proc proc "$c/proc" && mkdir -p "$c$d" && mount --bind "$d" "$c$d" &&
 		exec chroot "$c" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C \
-			HOME=/root "$@"' sh "$dir" "$d" "$@" ;;
+			HOME=/root sh -c '\''cd "$0" 2> /dev/null || cd /; exec "$@"'\'' "$PWD" "$@"
+		' sh "$dir" "$d" "$@" ;;
 esac
 
 # Creation and kernel installs are serialised per chroot; readers of a ready one are not.
@@ -105,6 +123,7 @@ mkdir -p "$cache"
 exec 7> "$dir.lock"
 flock 7
 [ -d "$dir" ] || create
+update_pkgs
 case "${1:-}" in
 '') echo "$dir" ;;
 --kernel)
