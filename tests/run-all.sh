@@ -2,8 +2,9 @@
 # run-all.sh [SUITE...]: every test suite, in order, each speaking TAP; one summary line.
 # Suites: unit fuzz host:NAME (tests/NAME/run.sh) vm:KERNEL (tests/vm/kernel.sh names them)
 # and vm:KERNEL:GLOB (only the in-VM scripts matching GLOB, as VM_TESTS). Default: all host
-# suites; the whole VM suite on the oldest (5.10) and newest (7.3) kernels and the debug
-# kernel, the kernel-facing scripts (1x kmod, 3x resolve-against-the-module) on the others.
+# suites; the whole VM suite on the oldest (5.10), default (6.1) and newest (7.3) kernels
+# and the debug kernel, the kernel-facing scripts (1x: the module, 3x: the CLI driving it)
+# on the others (6.12, 6.12-deb13, 7.3-rt): README "Kernels".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -18,7 +19,8 @@ host_suites() {
 
 suites=("$@")
 if [ ${#suites[@]} -eq 0 ]; then
-	suites=(unit fuzz $(host_suites) vm:6.1 vm:6.12 vm:debug)
+	suites=(unit fuzz $(host_suites) vm:5.10 vm:6.1 'vm:6.12:[13]*' 'vm:6.12-deb13:[13]*'
+		vm:7.3 'vm:7.3-rt:[13]*' vm:debug)
 fi
 
 run_suite() {
