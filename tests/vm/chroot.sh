@@ -49,6 +49,7 @@ create() {
 	echo "$pkgs" > "$tmp/.probecache-pkgs"
 	mv "$tmp" "$dir"
 	in_chroot apt-get update -q >> "$dir.log" 2>&1 || die "apt-get update in $dir failed"
+	in_chroot apt-get clean
 }
 
 # A chroot made with an older package list gets what is missing added.
@@ -57,6 +58,7 @@ update_pkgs() {
 	[ "$(id -u)" = 0 ] || die "adding packages to $dir needs root"
 	{ in_chroot apt-get update -q && in_chroot apt-get install -y -q $pkgs; } >> "$dir.log" 2>&1 ||
 		die "installing $pkgs in $dir failed"
+	in_chroot apt-get clean
 	echo "$pkgs" > "$dir/.probecache-pkgs"
 }
 
@@ -81,6 +83,7 @@ kernel() {
 		echo "chroot.sh: installing $pkg from $suite into $dir" >&2
 		in_chroot apt-get install -y -q -t "$suite" "$pkg" >> "$dir.log" 2>&1 ||
 			{ tail -n 20 "$dir.log" >&2; die "installing $pkg failed"; }
+		in_chroot apt-get clean
 	fi
 	# Where the headers pull in the image package (trixie) its vmlinuz is already there.
 	img=/boot/vmlinuz-$kver
