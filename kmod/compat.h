@@ -122,7 +122,10 @@ static inline void pc_uprobe_unregister_sync(void)
 #endif
 }
 
-/* inode timestamps became accessor-only in 6.6/6.7. */
+/*
+ * inode timestamps became accessor-only in 6.6/6.7; inode_get_ctime() alone was
+ * backported to 5.10.y (Debian 5.10.0-32 has it, not inode_get_mtime()).
+ */
 static inline struct timespec64 pc_inode_ctime(const struct inode *inode)
 {
 #ifdef PC_HAVE_INODE_GET_CTIME
@@ -158,7 +161,7 @@ static inline bool pc_mapping_readable(const struct address_space *mapping)
 #define pc_bin_attr_const
 #endif
 
-/* kobject_init() takes a const kobj_type since 6.1 (5.10: not). */
+/* kobject_init() takes a const kobj_type since 6.2 (Debian 6.1 via stable; 5.10: not). */
 #ifdef PC_HAVE_KOBJ_TYPE_CONST
 #define pc_ktype_const	const
 #else

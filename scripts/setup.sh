@@ -21,7 +21,8 @@ PKGS="build-essential gcc g++ make pkg-config clang llvm libclang-rt-14-dev bc f
 # linux-libc-dev up to 6.12 with it. Where only backports has it, PKGS still finds it.
 BPO_PKGS="qemu-system-x86"
 
-# mirror_uri (shared with tests/vm/sysimage.sh, which debootstraps from the same mirror)
+# mirror_uri (shared with tests/vm/sysimage.sh and tests/vm/chroot.sh, which debootstrap
+# from the same mirror)
 . "$(dirname "$0")/mirror.sh"
 
 add_backports() {

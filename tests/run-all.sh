@@ -1,10 +1,14 @@
 #!/bin/bash
 # run-all.sh [SUITE...]: every test suite, in order, each speaking TAP; one summary line,
 # "N passed, N failed, N skipped", always the last line (CI parses it).
-# Suites: unit fuzz host:NAME (tests/NAME/run.sh) vm:KERNEL vm:sysboot (the .debs in a VM
-# booting systemd) kasan (check-kasan: the proof
-# that a KASAN splat fails a VM run), exec:PATH (any TAP program; the harness tests use it).
-# Default: all of them. How a suite's output is judged: tests/lib/suite-verdict.sh.
+# Suites: unit fuzz host:NAME (tests/NAME/run.sh) vm:KERNEL (tests/vm/kernel.sh names them)
+# vm:KERNEL:GLOB (only the in-VM scripts matching GLOB, as VM_TESTS) vm:sysboot (the .debs
+# in a VM booting systemd) kasan (check-kasan: the proof that a KASAN splat fails a VM
+# run) exec:PATH (any TAP program; the harness tests use it). Default: every host suite;
+# the whole VM suite on the oldest (5.10), default (6.1) and newest (7.3) kernels and the
+# debug kernel, the kernel-facing scripts (1x: the module, 3x: the CLI driving it) on the
+# others (6.12, 6.12-deb13, 7.3-rt): README "Kernels"; then kasan and sysboot.
+# How a suite's output is judged: tests/lib/suite-verdict.sh.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -20,7 +24,8 @@ host_suites() {
 
 suites=("$@")
 if [ ${#suites[@]} -eq 0 ]; then
-	suites=(unit fuzz $(host_suites) vm:6.1 vm:6.12 vm:debug kasan vm:sysboot)
+	suites=(unit fuzz $(host_suites) vm:5.10 vm:6.1 'vm:6.12:[13]*' 'vm:6.12-deb13:[13]*'
+		vm:7.3 'vm:7.3-rt:[13]*' vm:debug kasan vm:sysboot)
 fi
 
 run_suite() {
@@ -30,6 +35,7 @@ run_suite() {
 	host:*)	"tests/${1#host:}/run.sh" ;;
 	vm:debug) tests/vm/debug-kernel.sh > /dev/null && tests/vm/run.sh debug ;;
 	vm:sysboot) tests/vm/sysboot.sh ;;	# the .debs in a VM booting systemd
+	vm:*:*)	local k=${1#vm:}; VM_TESTS=${k#*:} tests/vm/run.sh "${k%%:*}" ;;
 	vm:*)	tests/vm/run.sh "${1#vm:}" ;;
 	kasan)	tests/vm/check-kasan.sh ;;
 	exec:*)	"${1#exec:}" ;;

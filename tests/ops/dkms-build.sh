@@ -21,6 +21,11 @@ find "$src" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \
 d="dkms --dkmstree $tmp/tree --sourcetree $tmp/src --installtree $tmp/install"
 $d add -m probecache -v "$ver" > "$tmp/add.log" 2>&1 || { cat "$tmp/add.log" >&2; exit 1; }
 rc=0
+# dkms 2.x (bullseye) "prepares" and cleans a tree named by --kernelsourcedir with
+# make mrproper, which wrecks packaged headers, unless told not to.
+case "$(dkms --version 2>/dev/null)" in
+*dkms[-:]2.*) d="$d --no-prepare-kernel --no-clean-kernel" ;;
+esac
 $d build -m probecache -v "$ver" -k "$kver" --kernelsourcedir "$kdir" > "$tmp/build.log" 2>&1 || rc=$?
 cp "$tmp/tree/probecache/$ver/build/make.log" "$out/make.log" 2>/dev/null || true
 if [ "$rc" != 0 ]; then

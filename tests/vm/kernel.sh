@@ -1,11 +1,28 @@
 #!/bin/sh
-# kernel.sh NAME -> prints "VMLINUZ KDIR KVER" for a test kernel.
-#   6.1    Debian bookworm cloud kernel      6.12   bookworm-backports cloud kernel
-#   debug  KASAN+lockdep+kmemleak 6.12 built by tests/vm/debug-kernel.sh
+# kernel.sh NAME -> prints "VMLINUZ KDIR KVER [CHROOT]" for a test kernel. With CHROOT the
+# module is built inside tests/vm/chroot.sh CHROOT (KDIR is a path inside it), so with the
+# compiler that kernel was built with; without, on the host (bookworm's gcc-12).
+#   5.10        Debian bullseye cloud kernel             (bullseye chroot, gcc-10)
+#   6.1         Debian bookworm cloud kernel             (host)
+#   6.12        bookworm-backports cloud kernel          (host)
+#   6.12-deb13  Debian trixie cloud kernel               (trixie chroot, gcc-14)
+#   7.3         trixie-backports cloud kernel            (trixie chroot, gcc-14)
+#   7.3-rt      trixie-backports PREEMPT_RT kernel       (trixie chroot, gcc-14)
+#   debug       KASAN+lockdep+kmemleak 6.12 built by tests/vm/debug-kernel.sh
+# Chroots and their kernels are created on first use (as root), cached afterwards.
 set -eu
-name=${1:?usage: kernel.sh 6.1|6.12|debug}
+name=${1:?usage: kernel.sh 5.10|6.1|6.12|6.12-deb13|7.3|7.3-rt|debug}
+vm=$(dirname "$0")
 
 newest() { ls $1 2>/dev/null | sort -V | tail -n 1; }
+
+# in_chroot RELEASE SUITE VER FLAVOUR
+in_chroot() {
+	set -- "$1" $("$vm/chroot.sh" "$1" --kernel "$2" "$3" "$4")
+	[ $# = 4 ] || exit 1
+	echo "$2 $3 $4 $1"
+	exit 0
+}
 
 case "$name" in
 6.1|6.12)
@@ -15,14 +32,18 @@ case "$name" in
 	kdir=/usr/src/linux-headers-$kver
 	[ -d "$kdir" ] || { echo "kernel.sh: $kdir missing (linux-headers-$kver)" >&2; exit 1; }
 	;;
+5.10)		in_chroot bullseye bullseye 5.10 cloud-amd64 ;;
+6.12-deb13)	in_chroot trixie trixie 6.12 cloud-amd64 ;;
+7.3)		in_chroot trixie trixie-backports 7.3 cloud-amd64 ;;
+7.3-rt)		in_chroot trixie trixie-backports 7.3 rt-amd64 ;;
 debug)
-	dir=$("$(dirname "$0")/debug-kernel.sh" --print-dir)
+	dir=$("$vm/debug-kernel.sh" --print-dir)
 	img=$dir/build/arch/x86/boot/bzImage
 	kdir=$dir/build
 	[ -f "$img" ] || { echo "kernel.sh: debug kernel not built (tests/vm/debug-kernel.sh)" >&2; exit 1; }
 	kver=$(cat "$kdir/include/config/kernel.release")
 	;;
 *)
-	echo "kernel.sh: unknown kernel '$name' (6.1, 6.12, debug)" >&2; exit 1 ;;
+	echo "kernel.sh: unknown kernel '$name' (5.10, 6.1, 6.12, 6.12-deb13, 7.3, 7.3-rt, debug)" >&2; exit 1 ;;
 esac
 echo "$img $kdir $kver"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# run.sh KERNEL: build the module for KERNEL (6.1 | 6.12 | debug), pack an initramfs
+# run.sh KERNEL: build the module for KERNEL (5.10 6.1 6.12 6.12-deb13 7.3 7.3-rt debug), pack an initramfs
 # with the CLI, fixtures and in-VM tests, boot it under QEMU (TCG) and report TAP.
 #
 # Environment:
@@ -20,12 +20,12 @@
 # the sum of the scaled budgets plus slack. Workload sizes per kernel: workload_env.
 set -euo pipefail
 
-kernel=${1:?usage: run.sh 6.1|6.12|debug}
+kernel=${1:?usage: run.sh KERNEL (tests/vm/kernel.sh names them)}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$top/tests/vm
 testdir=${VM_TESTDIR:-$vm/t}
 out=$top/build/vm-$kernel
-read -r vmlinuz kdir kver < <("$vm/kernel.sh" "$kernel")
+read -r vmlinuz kdir kver chroot < <("$vm/kernel.sh" "$kernel")
 
 log() { [ -n "${VM_QUIET:-}" ] || echo "# $*"; }
 die() { echo "run.sh: $*" >&2; exit 1; }
@@ -33,7 +33,10 @@ die() { echo "run.sh: $*" >&2; exit 1; }
 build_module() { # SRC_DIR DEST_DIR: out-of-tree build in a private copy
 	rm -rf "$2" && mkdir -p "$2"
 	cp -a "$1/." "$2/"
-	make -s -C "$kdir" M="$2" W=1 modules > "$2.log" 2>&1 ||
+	# Kernels of other Debian releases: in that release's chroot, with their own compiler.
+	local run=()
+	[ -z "$chroot" ] || run=("$vm/chroot.sh" "$chroot" --run "$out")
+	"${run[@]}" make -s -C "$kdir" M="$2" W=1 modules > "$2.log" 2>&1 ||
 		{ cat "$2.log" >&2; die "module build failed in $1 for $kver"; }
 	# The module must build warning-free with W=1 on every test kernel.
 	! grep -q 'warning:' "$2.log" || { cat "$2.log" >&2; die "W=1 warnings in $1 for $kver"; }
