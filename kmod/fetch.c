@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Argument fetching for probecache:hit. Runs in the hit handler, and only
- * while the tracepoint is enabled (the caller checks). uprobe handlers run
- * in the probed task and may sleep, so user memory is read with faulting
- * copies, as trace_uprobe does: a value in a page not yet resident is
+ * Argument fetching for probecache:probecache_hit. Runs in the hit handler,
+ * and only while the tracepoint is enabled (the caller checks). uprobe
+ * handlers run in the probed task and may sleep, so user memory is read with
+ * faulting copies, as trace_uprobe does: a value in a page not yet resident is
  * fetched, not reported as a fault. The per-cpu scratch is taken under its
  * mutex (a sleeping fetch may migrate), no allocation on the hit path.
  */
@@ -186,7 +186,7 @@ void pc_fetch_emit(const struct pc_probe *p, struct pt_regs *regs,
 		len += pc_format_one(s->text + len, sizeof(s->text) - len,
 				     &p->args[i].arg, s->vals[i], s->str, ret);
 	}
-	trace_hit(p->name, bp_vaddr, p->nargs, s->vals,
+	trace_probecache_hit(p->name, bp_vaddr, p->nargs, s->vals,
 		  len ? s->text + 1 : s->text);
 	mutex_unlock(&s->lock);
 }

@@ -59,7 +59,7 @@ static int pc_hit(struct pc_probe *p, struct pt_regs *regs,
 		return 0;
 	this_cpu_inc(*p->hits);
 	/* A static branch: fetching costs nothing until someone traces. */
-	if (trace_hit_enabled())
+	if (trace_probecache_hit_enabled())
 		pc_fetch_emit(p, regs, bp_vaddr);
 	return 0;
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Tracepoint probecache:hit, emitted for every hit while it is enabled.
+ * Tracepoint probecache:probecache_hit, emitted for every hit while it is
+ * enabled. Not a bare "hit": raw tracepoint and BTF names (btf_trace_NAME)
+ * share one namespace across the kernel and every module.
  * args holds the raw fetched values (string args: their address), text
  * the same args formatted as "name=value ...".
  */
@@ -13,7 +15,7 @@
 #include <linux/sched.h>
 #include <linux/tracepoint.h>
 
-TRACE_EVENT(hit,
+TRACE_EVENT(probecache_hit,
 	TP_PROTO(const char *probe, unsigned long ip, unsigned int nargs,
 		 const u64 *vals, const char *text),
 	TP_ARGS(probe, ip, nargs, vals, text),

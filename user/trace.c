@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trace: arm what is not armed yet, read probecache:hit and print one line
+ * trace: arm what is not armed yet, read probecache:probecache_hit and print one line
  * per hit, like `perf script`, then disarm only what this run armed.
  *
  * The tracepoint is enabled in a private tracefs instance
@@ -27,7 +27,7 @@
 #include "pattern.h"
 #include "pc.h"
 
-#define HIT_EVENT	"events/probecache/hit"
+#define HIT_EVENT	"events/probecache/probecache_hit"
 
 struct tracer {
 	char inst[512];		/* instance directory */
@@ -461,7 +461,7 @@ static void trace_help(void)
 {
 	printf("usage: %s trace [-p PID] [PATTERN...] [-- CMD ARGS...]\n\n"
 	       "Arm the cached probes PATTERN selects that are not armed yet, print one line\n"
-	       "per probecache:hit (comm, pid, [cpu], time, GROUP:EVENT, args) until CMD exits\n"
+	       "per probecache:probecache_hit (comm, pid, [cpu], time, GROUP:EVENT, args) until CMD exits\n"
 	       "or SIGINT/SIGTERM, then disarm only what this run armed. Without PATTERN,\n"
 	       "every probe armed already is traced.\n"
 	       "  -p, --pid PID   only hits in process PID (and arm new probes for it only)\n"

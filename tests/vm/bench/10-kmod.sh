@@ -1,6 +1,6 @@
 #!/bin/sh
 # probecache.ko benchmark (printed, not asserted): ns per hit of pc_sdt's
-# pc_add() loop bare, with our probe counting, with probecache:hit enabled,
+# pc_add() loop bare, with our probe counting, with probecache:probecache_hit enabled,
 # and with an equivalent tracefs uprobe event; time to arm 10 000 probes
 # through control vs through uprobe_events.
 . /pc/lib.sh
@@ -36,9 +36,9 @@ echo > $TR/trace
 echo "bench: $N calls of pc_add() per run, ns per call (ratio to bare)"
 echo "bench:   bare                    $bare"
 echo "bench:   probecache, counting    $count ($(ratio "$count" "$bare")x)"
-echo "bench:   probecache:hit enabled  $traced ($(ratio "$traced" "$bare")x)"
+echo "bench:   probecache:probecache_hit enabled  $traced ($(ratio "$traced" "$bare")x)"
 echo "bench:   tracefs uprobe event    $tracefs ($(ratio "$tracefs" "$bare")x)"
-echo "bench:   tracefs / probecache:hit = $(ratio "$tracefs" "$traced")"
+echo "bench:   tracefs / probecache:probecache_hit = $(ratio "$tracefs" "$traced")"
 
 awk -v b=$pc_many_BUILD_ID -v p=$PCF/pc_many -v s=$((pc_many_OFF_pc_sled_start)) \
 	'BEGIN { for (i = 0; i < 10000; i++) printf "add p:many/p%d %s %s:0x%x\n", i, b, p, s + i }' > /tmp/ours

@@ -1,7 +1,7 @@
 #!/bin/sh
 # probecache.ko: exact hit counts, fetched args = printed values, return
 # values, @+FILEOFF (.data and .bss), strings, SIB, semaphores, pid filter,
-# the probecache:hit tracepoint.
+# the probecache:probecache_hit tracepoint.
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
 kenv pc_sdt
@@ -9,8 +9,8 @@ S=$PCF/pc_sdt
 B=$pc_sdt_BUILD_ID
 
 check "insmod" pc_load
-check "tracepoint probecache:hit exists" test -d $TR/events/probecache/hit
-check "tracepoint format has the args array" grep -q 'args' $TR/events/probecache/hit/format
+check "tracepoint probecache:probecache_hit exists" test -d $TR/events/probecache/probecache_hit
+check "tracepoint format has the args array" grep -q 'args' $TR/events/probecache/probecache_hit/format
 
 check "add tick (SDT + semaphore)" kctl "add p:pcfix/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick) $pc_sdt_SDTARGS_tick"
 check "add pc_add entry" kctl "add p:pcfix/add $B $S:$pc_sdt_OFF_pc_add a=%di:s32 b=%si:s32"
@@ -34,7 +34,7 @@ a=3 b=6" "$(trace_hits pcfix:add)"
 check_eq "return values" "rv=3
 rv=6
 rv=9" "$(trace_hits pcfix:add_ret)"
-check "trace line carries pid and ip" grep -q ' hit: pcfix:tick pid=[0-9]* ip=0x' $TR/trace
+check "trace line carries pid and ip" grep -q ' probecache_hit: pcfix:tick pid=[0-9]* ip=0x' $TR/trace
 
 # @+FILEOFF: a .data global (rip-relative SDT operand) and a .bss one.
 check "add glob with @+FILEOFF in .data and .bss" kctl "add p:pcfix/glob $B $S:$pc_sdt_SDT_glob($pc_sdt_SEM_glob) g=$pc_sdt_SDTPLACE_glob_1:s64 b=@+$pc_sdt_OFF_pc_bss:s64 gx=@+$pc_sdt_OFF_pc_global:x64"

@@ -19,10 +19,10 @@ check_eq "kernel state armed" armed "$(cat $P/state 2>&1)"
 out=$(probecache-resolve arm sdt_libstdcxx:throw 2>&1)
 check "arming again counts it as already armed" sh -c "echo '$out' | grep -q '0 armed, 1 already armed'"
 
-echo 1 > $T/events/probecache/hit/enable
+echo 1 > $T/events/probecache/probecache_hit/enable
 : > $T/trace
 /pc/fixtures/rs_throw 7 > /tmp/throw.out
-echo 0 > $T/events/probecache/hit/enable
+echo 0 > $T/events/probecache/probecache_hit/enable
 check_eq "fixture threw 7 times" "thrown=7" "$(tail -n 1 /tmp/throw.out)"
 check_eq "exactly 7 hits" 7 "$(cat $P/hits)"
 check "status shows the hits" sh -c \

@@ -35,10 +35,10 @@ for p in work work_ret__return pair sum chain; do
 	check_eq "dwapp:$p state armed" armed "$(cat $S/dwapp:$p/state 2>&1)"
 done
 
-echo 1 > $T/events/probecache/hit/enable
+echo 1 > $T/events/probecache/probecache_hit/enable
 : > $T/trace
 $APP 3 hello > /tmp/pc50.out
-echo 0 > $T/events/probecache/hit/enable
+echo 0 > $T/events/probecache/probecache_hit/enable
 check_eq "fixture ran 3 rounds" "total=" "$(tail -n 1 /tmp/pc50.out | cut -c1-6)"
 for p in work work_ret__return pair sum chain; do
 	check_eq "dwapp:$p: 3 hits" 3 "$(cat $S/dwapp:$p/hits)"

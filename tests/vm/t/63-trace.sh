@@ -1,5 +1,5 @@
 #!/bin/sh
-# trace: arms what is not armed, prints one line per probecache:hit, stops with CMD or
+# trace: arms what is not armed, prints one line per probecache:probecache_hit, stops with CMD or
 # SIGINT, leaves the global tracing state alone and disarms only what it armed.
 . /pc/lib.sh
 P=probecache-resolve
@@ -28,7 +28,7 @@ fi
 check_eq "  last hit carries the last args" "arg1=5 arg2=50" "$(echo "$last" | grep -o 'arg1=.*')"
 check_eq "  what trace armed is disarmed" "no" "$(armed sdt_ops:tick)"
 check_eq "  no tracefs instance left" "" "$(ls $T/instances 2>&1)"
-check_eq "  global probecache:hit stays disabled" "0" "$(cat $T/events/probecache/hit/enable)"
+check_eq "  global probecache:probecache_hit stays disabled" "0" "$(cat $T/events/probecache/probecache_hit/enable)"
 
 check "arm sdt_ops:done by hand" $P arm -q sdt_ops:done
 $P trace sdt_ops:done -- "$W" 2 > /tmp/t63.out 2>&1
@@ -47,7 +47,7 @@ wait $tpid; rc=$?
 check_eq "trace stops on SIGTERM with exit 0" "0" "$rc"
 check_eq "  and disarms" "no" "$(armed sdt_ops:tick)"
 
-echo 1 > $T/events/probecache/hit/enable
+echo 1 > $T/events/probecache/probecache_hit/enable
 "$W" 200 50 > /dev/null &
 wpid=$!
 "$W" 3 > /dev/null &	# another process: not traced with -p
@@ -65,8 +65,8 @@ n=$(grep -c ' sdt_ops:tick ' /tmp/t63.out)
 check "  printed hits while running ($n)" test "$n" -gt 5
 check_eq "  only from PID" "$n" "$(grep -c "^ *ops_work *$wpid " /tmp/t63.out)"
 check_eq "  disarmed what it armed" "no" "$(armed sdt_ops:tick)"
-check_eq "  global enable it did not own is untouched" "1" "$(cat $T/events/probecache/hit/enable)"
-echo 0 > $T/events/probecache/hit/enable
+check_eq "  global enable it did not own is untouched" "1" "$(cat $T/events/probecache/probecache_hit/enable)"
+echo 0 > $T/events/probecache/probecache_hit/enable
 check_eq "  no tracefs instance left" "" "$(ls $T/instances 2>&1)"
 
 $P trace nothing_matches -- true > /dev/null 2> /tmp/t63.err; rc=$?
