@@ -96,7 +96,7 @@ check "del" kctl "del fr:fn"
 # Faulting fetches: a string in a page the process never touched (no page
 # table entry) is read, not reported as a fault.
 printf 'string from a cold page\000' > /tmp/cold
-check "probe with a string arg" kctl "add p:cold/s $HB $H:$pc_harden_OFF_pc_harden_str s=%di:string"
+check "probe with a string arg" kctl "add p:cold/s $HB $H:$pc_harden_OFF_pc_harden_str s=+0(%di):string"
 trace_on
 check_eq "fixture ran" "called" "$($H coldstr /tmp/cold)"
 trace_off
