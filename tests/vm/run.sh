@@ -178,7 +178,11 @@ boot() {
 		-serial "file:$out/console.log" -serial "file:$out/tap.log" \
 		-kernel "$vmlinuz" -initrd "$out/initrd.gz" \
 		-append "console=ttyS0 loglevel=5 panic=-1 oops=panic panic_on_warn=0$fixed" &
-	watch_vm $! "$(date +%s)"
+	qpid=$!
+	# If run.sh itself is stopped, its VM must not run on holding the CPU.
+	trap 'kill "$qpid" 2> /dev/null || true' EXIT
+	watch_vm "$qpid" "$(date +%s)"
+	trap - EXIT
 }
 
 mkdir -p "$out"
