@@ -265,8 +265,7 @@ static int arm_added(const struct pc_dw_result *r)
 
 static int add_help(void)
 {
-	printf("usage: %s add -x BIN [-D] [-f] [--arm] [--from FILE] "
-	       "['[[GROUP:]EVENT=]PROBE-POINT [ARG...]'...]\n\n"
+	printf("usage: %s add [-x BIN] [-D] [-f] [--arm] [--from FILE] '[[GROUP:]EVENT=]PROBE-POINT [ARG...]'...\n\n"
 	       "Resolve probe points of BIN with its debuginfo (the binary itself,\n"
 	       ".gnu_debuglink, /usr/lib/debug/.build-id, debuginfod if DEBUGINFOD_URLS\n"
 	       "is set) and cache them by name under BIN's build-id. Each argument is\n"
@@ -284,8 +283,8 @@ static int add_help(void)
 	       "      --arm           arm the new probes right away\n\n"
 	       "A definition that fails is reported as FILE:LINE (or argument N) and\n"
 	       "the others are still resolved and stored.\n"
-	       "Exit: 0 ok, 1 nothing resolved or cached, 2 usage, 3 some definitions\n"
-	       "failed.\n", pc_prog);
+	       "Exit: 0 ok, 1 not resolved or not cached, 2 usage.\n"
+	       "      3 some definitions failed, the others were done.\n", pc_prog);
 	return 0;
 }
 
