@@ -45,10 +45,19 @@ void pc_patterns_free(struct pc_pattern *p, int n);
 bool pc_patterns_match(const struct pc_pattern *p, int n, const struct pc_binary *b,
 		       const struct pc_entry *e);
 
-/* Every readable cached binary, sorted by first path then build-id. */
+struct pc_name_ref;
+
+/*
+ * Every readable cached binary, sorted by first path then build-id; names
+ * (every entry by GROUP:EVENT) and ids (binaries by build-id) are sorted
+ * indexes for lookups that would otherwise scan the whole cache per entry.
+ */
 struct pc_snapshot {
 	size_t n;
 	struct pc_binary **b;
+	size_t nnames;
+	struct pc_name_ref *names;
+	struct pc_binary **ids;
 };
 
 int pc_snapshot_load(struct pc_snapshot *s);
