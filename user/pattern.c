@@ -195,6 +195,18 @@ struct pc_name_ref {
 	const struct pc_binary *b;
 };
 
+/*
+ * Sorted on the 32nd lookup: fewer (arm of one probe) are cheaper as scans
+ * than an O(N log N) sort of the whole cache; a list of all is O(N log N).
+ */
+#define NAME_INDEX_AFTER	32
+
+struct pc_name_index {
+	unsigned int lookups;
+	size_t n;
+	struct pc_name_ref *v;	/* NULL until built */
+};
+
 static int cmp_name(const void *x, const void *y)
 {
 	const struct pc_name_ref *a = x, *b = y;
@@ -211,22 +223,30 @@ static int cmp_id(const void *x, const void *y)
 	return strcmp(a->build_id, b->build_id);
 }
 
-/* Sorted copies instead of a scan of the cache per entry: O(N log N), not O(N^2). */
-static int snap_index(struct pc_snapshot *s)
+/* Without it (no memory) lookups scan, as they did: slower, same answer. */
+static void build_names(const struct pc_snapshot *s, struct pc_name_index *x)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < s->n; i++)
 		n += s->b[i]->nentries;
-	s->names = malloc((n ? n : 1) * sizeof(*s->names));
+	x->v = malloc((n ? n : 1) * sizeof(*x->v));
+	if (!x->v)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t j = 0; j < s->b[i]->nentries; j++)
+			x->v[x->n++] = (struct pc_name_ref){
+				s->b[i]->entries[j].group, s->b[i]->entries[j].event, s->b[i] };
+	qsort(x->v, x->n, sizeof(*x->v), cmp_name);
+}
+
+/* Sorted copies instead of a scan of the cache per lookup: O(N log N), not O(N^2). */
+static int snap_index(struct pc_snapshot *s)
+{
+	s->names = calloc(1, sizeof(*s->names));
 	s->ids = malloc((s->n ? s->n : 1) * sizeof(*s->ids));
 	if (!s->names || !s->ids)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->n; i++)
-		for (size_t j = 0; j < s->b[i]->nentries; j++)
-			s->names[s->nnames++] = (struct pc_name_ref){
-				s->b[i]->entries[j].group, s->b[i]->entries[j].event, s->b[i] };
-	qsort(s->names, s->nnames, sizeof(*s->names), cmp_name);
 	memcpy(s->ids, s->b, s->n * sizeof(*s->ids));
 	qsort(s->ids, s->n, sizeof(*s->ids), cmp_id);
 	return 0;
@@ -252,6 +272,8 @@ void pc_snapshot_free(struct pc_snapshot *s)
 	for (size_t i = 0; i < s->n; i++)
 		pc_binary_free(s->b[i]);
 	free(s->b);
+	if (s->names)
+		free(s->names->v);
 	free(s->names);
 	free(s->ids);
 	memset(s, 0, sizeof(*s));
@@ -274,22 +296,22 @@ struct pc_binary *pc_snapshot_find(const struct pc_snapshot *s, const char *buil
 
 /* ---- kernel names ---- */
 
-static bool clashes_indexed(const struct pc_snapshot *s, const struct pc_binary *b,
+static bool clashes_indexed(const struct pc_name_index *x, const struct pc_binary *b,
 			    const struct pc_entry *e)
 {
 	struct pc_name_ref key = { e->group, e->event, NULL };
-	size_t lo = 0, hi = s->nnames;
+	size_t lo = 0, hi = x->n;
 
 	while (lo < hi) {	/* first name >= key */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (cmp_name(&s->names[mid], &key) < 0)
+		if (cmp_name(&x->v[mid], &key) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < s->nnames && !cmp_name(&s->names[lo], &key); lo++) {
-		const struct pc_binary *o = s->names[lo].b;
+	for (; lo < x->n && !cmp_name(&x->v[lo], &key); lo++) {
+		const struct pc_binary *o = x->v[lo].b;
 
 		if (o != b && strcmp(o->paths[0], b->paths[0]))
 			return true;
@@ -300,8 +322,12 @@ static bool clashes_indexed(const struct pc_snapshot *s, const struct pc_binary 
 static bool clashes(const struct pc_snapshot *s, const struct pc_binary *b,
 		    const struct pc_entry *e)
 {
-	if (s->names)
-		return clashes_indexed(s, b, e);
+	struct pc_name_index *x = s->names;
+
+	if (x && !x->v && ++x->lookups == NAME_INDEX_AFTER)
+		build_names(s, x);
+	if (x && x->v)
+		return clashes_indexed(x, b, e);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct pc_binary *o = s->b[i];
 
