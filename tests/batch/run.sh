@@ -83,6 +83,24 @@ check_eq "an empty --from: exit 1" 1 $?
 PROBECACHE_DIR=$tmp/one "$CLI" add -x "$FX/dw_app" 'bad=(' > /dev/null 2>&1
 check_eq "one malformed definition alone: usage error (exit 2)" 2 $?
 
+## ---- kernel names in a cache large enough for the name index (list, 32+ lookups)
+big=$tmp/big
+for b in $(seq 1 40); do
+	id=$(printf '%040x' "$b")
+	mkdir -p "$big/${id:0:2}"
+	{
+		printf 'probecache-cache 1\nbuild-id %s\npath /nonexistent/b%d\n' "$id" "$b"
+		for ev in shared only$b; do
+			printf 'probe named probe_x %s p 0x1000 0x0\nspec f\nargs \nuprobe \nend\n' "$ev"
+		done
+	} > "$big/${id:0:2}/${id:2}.probes"
+done
+recs=$(PROBECACHE_DIR=$big "$CLI" list --format=record 2>&1)
+check_eq "80 records listed" 80 "$(grep -c '^p:' <<< "$recs")"
+check_eq "a name cached for 40 paths gets the build-id suffix everywhere" 40 \
+	"$(grep -c '^p:probe_x/shared_[0-9a-f]\{8\} ' <<< "$recs")"
+check_eq "names cached once keep their name" 40 "$(grep -c '^p:probe_x/only[0-9]* ' <<< "$recs")"
+
 ## ---- libc.so.6 with libc6-dbg
 LIBC=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)
 bid=$(readelf -n "$LIBC" 2>/dev/null | awk '/Build ID/ { print $3 }')
