@@ -130,7 +130,7 @@ struct add_def {
 	unsigned int line;	/* line of FILE, or argument number */
 	bool from_file;
 	char *text;		/* the probe-definition, also the entries' spec */
-	struct pc_dw_result r;
+	struct pc_dw_result *r;	/* while its chunk is handled (~8 KiB each) */
 	int ret;		/* 0: resolved (and stored, unless -D) */
 };
 
@@ -141,7 +141,7 @@ struct add_batch {
 
 static int check_def(const struct add_def *d)
 {
-	const struct pc_dw_result *r = &d->r;
+	const struct pc_dw_result *r = d->r;
 	char ev[160];
 	int ret;
 
@@ -161,7 +161,7 @@ static int check_def(const struct add_def *d)
 /* Put @d's entries into @b; a refusal (-EEXIST, bad record) leaves @b unchanged. */
 static int apply_def(struct pc_binary *b, const struct add_def *d)
 {
-	const struct pc_dw_result *r = &d->r;
+	const struct pc_dw_result *r = d->r;
 	char ev[160];
 	int ret = check_def(d);
 
@@ -431,26 +431,16 @@ static int resolve_def(struct pc_dw_file *f, const struct add_opts *o, struct ad
 		d->ret = ret == -ENOMEM || single ? ret : -ENOENT;
 		return ret == -ENOMEM ? ret : 0;
 	}
-	ret = pc_dw_resolve_in(f, &pd, o->force, &d->r);
-	if (!ret && !o->define && !d->r.build_id[0]) {
-		pc_err("%s: has no GNU build-id: the cache and the module key on it", d->r.path);
+	d->r = calloc(1, sizeof(*d->r));
+	ret = d->r ? pc_dw_resolve_in(f, &pd, o->force, d->r) : -ENOMEM;
+	if (!ret && !o->define && !d->r->build_id[0]) {
+		pc_err("%s: has no GNU build-id: the cache and the module key on it", d->r->path);
 		ret = -ENOENT;
 	}
 	if (ret)
 		def_failed(d, ret == -EINVAL ? -ENOENT : ret);
 	pc_pp_free(&pd);
 	return ret == -ENOMEM ? ret : 0;
-}
-
-static int resolve_all(const struct add_opts *o, struct add_batch *bt)
-{
-	struct pc_dw_file *f;
-	int ret = pc_dw_open(o->bin, &f);
-
-	for (size_t i = 0; !ret && i < bt->n; i++)
-		ret = resolve_def(f, o, &bt->defs[i], bt->n == 1);
-	pc_dw_close(f);
-	return ret;
 }
 
 /* 0 all done, PC_EXIT_PARTIAL some, else the (only or first) failure. */
@@ -475,7 +465,7 @@ static const struct pc_dw_result *first_resolved(const struct add_batch *bt)
 {
 	for (size_t i = 0; i < bt->n; i++)
 		if (!bt->defs[i].ret)
-			return &bt->defs[i].r;
+			return bt->defs[i].r;
 	return NULL;
 }
 
@@ -492,21 +482,58 @@ static int finish(const struct add_opts *o, struct add_batch *bt)
 		if (d->ret)
 			continue;
 		if (o->define)
-			print_definitions(&d->r);
+			print_definitions(d->r);
 		else
-			report_added(&d->r);
+			report_added(d->r);
 		if (o->arm)
-			ret = arm_added(&d->r);
+			ret = arm_added(d->r);
 	}
+	return ret;
+}
+
+static void free_results(struct add_batch *bt)
+{
+	for (size_t i = 0; i < bt->n; i++) {
+		if (bt->defs[i].r)
+			pc_dw_result_free(bt->defs[i].r);
+		free(bt->defs[i].r);
+		bt->defs[i].r = NULL;
+	}
+}
+
+/*
+ * A chunk at a time: resolved, stored (one cache write), reported, freed,
+ * so that a --from of any length holds only ADD_CHUNK results. In order, so
+ * the cache ends as one add per definition would leave it.
+ */
+#define ADD_CHUNK	1024
+
+static int run_all(const struct add_opts *o, struct add_batch *bt)
+{
+	struct pc_dw_file *f;
+	int ret = pc_dw_open(o->bin, &f);
+
+	for (size_t off = 0; !ret && off < bt->n; off += ADD_CHUNK) {
+		struct add_batch part = {
+			.n = bt->n - off < ADD_CHUNK ? bt->n - off : ADD_CHUNK,
+			.defs = bt->defs + off,
+		};
+
+		for (size_t i = 0; !ret && i < part.n; i++)
+			ret = resolve_def(f, o, &part.defs[i], bt->n == 1);
+		if (!ret)
+			ret = finish(o, &part);
+		free_results(&part);
+	}
+	pc_dw_close(f);
 	return ret;
 }
 
 static void batch_free(struct add_batch *bt)
 {
-	for (size_t i = 0; i < bt->n; i++) {
-		pc_dw_result_free(&bt->defs[i].r);
+	free_results(bt);
+	for (size_t i = 0; i < bt->n; i++)
 		free(bt->defs[i].text);
-	}
 	free(bt->defs);
 }
 
@@ -522,9 +549,7 @@ int cmd_add(int argc, char **argv)
 		pc_err("add: no probe definition in --from input");
 		ret = -ENOENT;
 	} else if (!ret) {
-		ret = resolve_all(&o, &bt);
-		if (!ret)
-			ret = finish(&o, &bt);
+		ret = run_all(&o, &bt);
 		if (!ret)
 			ret = batch_outcome(&bt);
 	}
