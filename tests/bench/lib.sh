@@ -23,10 +23,14 @@ fig() {
 	}'
 }
 
-# fig_abs NAME OURS_MS GOAL_MS: an absolute goal (no outside tool to compare with)
+# fig_abs NAME OURS_MS [GOAL_MS]: an absolute goal (no outside tool to compare with);
+# without GOAL_MS the figure is shown for its growth only
 fig_abs() {
-	awk -v n="$1" -v o="$2" -v g="$3" 'BEGIN {
-		printf "# %-42s %8d ms  %-26s %11s  %8s  <= %-6s ms %s\n", n, o, "(none)", "", "", g,
-			o <= g ? "met" : "MISSED"
+	awk -v n="$1" -v o="$2" -v g="${3:-}" 'BEGIN {
+		if (g == "")
+			printf "# %-42s %8d ms  %-26s %11s  %8s  %-10s %s\n", n, o, "(none)", "", "", "(none)", "-"
+		else
+			printf "# %-42s %8d ms  %-26s %11s  %8s  <= %-6s ms %s\n", n, o, "(none)", "", "", g,
+				o <= g ? "met" : "MISSED"
 	}'
 }
