@@ -691,17 +691,23 @@ static void write_binary(FILE *f, const struct pc_binary *b)
 	}
 }
 
-static int fsync_dir(const char *dir)
+/* fsync @dir itself or, with @whole_fs, syncfs its file system (all temp files at once). */
+static int sync_dir(const char *dir, bool whole_fs)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int ret = 0;
 
 	if (fd < 0)
 		return -errno;
-	if (fsync(fd))
+	if (whole_fs ? syncfs(fd) : fsync(fd))
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+static int fsync_dir(const char *dir)
+{
+	return sync_dir(dir, false);
 }
 
 /* Writes @b to a new temp file in @dir, named in @tmp; with @sync also to disk. */
@@ -804,20 +810,6 @@ static int stage(const struct pc_binary *b, struct pending *p)
 	return ret;
 }
 
-/* The data of every temp file at once, instead of an fsync per file. */
-static int sync_cache_fs(void)
-{
-	int fd = open(pc_cache_dir(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (syncfs(fd))
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /* Each bucket directory once, after all renames into it. */
 static int sync_buckets(struct pc_binary *const *b, size_t n)
 {
@@ -850,8 +842,8 @@ int pc_cache_store_many(struct pc_binary *const *b, size_t n, size_t *stored)
 	}
 	for (size_t i = 0; !ret && i < n; i++)
 		ret = stage(b[i], &p[i]);
-	if (!ret)
-		ret = sync_cache_fs();
+	if (!ret)	/* the data of every temp file at once, not an fsync per file */
+		ret = sync_dir(pc_cache_dir(), true);
 	for (size_t i = 0; !ret && i < n; i++) {
 		if (rename(p[i].tmp, p[i].file)) {
 			ret = -errno;
