@@ -485,9 +485,11 @@ static int finish(const struct add_opts *o, struct add_batch *bt)
 			print_definitions(d->r);
 		else
 			report_added(d->r);
-		if (o->arm)
-			ret = arm_added(d->r);
 	}
+	/* every stored probe is said above, even if arming one fails below */
+	for (size_t i = 0; !ret && o->arm && i < bt->n; i++)
+		if (!bt->defs[i].ret)
+			ret = arm_added(bt->defs[i].r);
 	return ret;
 }
 
