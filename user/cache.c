@@ -691,27 +691,33 @@ static void write_binary(FILE *f, const struct pc_binary *b)
 	}
 }
 
-static int fsync_dir(const char *dir)
+/* fsync @dir itself or, with @whole_fs, syncfs its file system (all temp files at once). */
+static int sync_dir(const char *dir, bool whole_fs)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int ret = 0;
 
 	if (fd < 0)
 		return -errno;
-	if (fsync(fd))
+	if (whole_fs ? syncfs(fd) : fsync(fd))
 		ret = -errno;
 	close(fd);
 	return ret;
 }
 
-/* Writes @b to a temp file next to @file, then renames it into place. */
-static int replace_file(const char *file, const char *dir, const struct pc_binary *b)
+static int fsync_dir(const char *dir)
 {
-	char tmp[PATH_MAX + 16];
+	return sync_dir(dir, false);
+}
+
+/* Writes @b to a new temp file in @dir, named in @tmp; with @sync also to disk. */
+static int write_temp(const char *dir, const struct pc_binary *b, bool sync, char *tmp,
+		      size_t len)
+{
 	FILE *f;
 	int fd, ret = 0;
 
-	snprintf(tmp, sizeof(tmp), "%s/.tmp.XXXXXX", dir);
+	snprintf(tmp, len, "%s/.tmp.XXXXXX", dir);
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return -errno;
@@ -719,18 +725,31 @@ static int replace_file(const char *file, const char *dir, const struct pc_binar
 	if (!f) {
 		ret = -errno;
 		close(fd);
-		goto out;
+		unlink(tmp);
+		return ret;
 	}
 	write_binary(f, b);
-	if (fflush(f) || fchmod(fd, 0644) || fsync(fd))
+	if (fflush(f) || fchmod(fd, 0644) || (sync && fsync(fd)))
 		ret = -errno;
 	if (fclose(f) && !ret)
 		ret = -errno;
-	if (!ret && rename(tmp, file))
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
+/* Writes @b to a temp file next to @file, then renames it into place. */
+static int replace_file(const char *file, const char *dir, const struct pc_binary *b)
+{
+	char tmp[PATH_MAX + 16];
+	int ret = write_temp(dir, b, true, tmp, sizeof(tmp));
+
+	if (ret)
+		return ret;
+	if (rename(tmp, file))
 		ret = -errno;
 	if (!ret)
 		ret = fsync_dir(dir);
-out:
 	if (ret)
 		unlink(tmp);
 	return ret;
@@ -759,6 +778,87 @@ int pc_cache_store(const struct pc_binary *b)
 	pc_cache_unlock();
 	if (ret)
 		pc_err("%s: cannot write cache file: %s", file, strerror(-ret));
+	return ret;
+}
+
+/* One binary of pc_cache_store_many(): its file and the temp file that replaces it. */
+struct pending {
+	char file[PATH_MAX];
+	char tmp[PATH_MAX + 16];
+	bool written;
+};
+
+static int stage(const struct pc_binary *b, struct pending *p)
+{
+	char dir[PATH_MAX];
+	int ret;
+
+	if (check_binary(b)) {
+		pc_err("%s: refusing to cache an invalid entry (bad name, path or newline)",
+		       b->build_id);
+		return -EINVAL;
+	}
+	ret = cache_path(b->build_id, p->file, sizeof(p->file));
+	snprintf(dir, sizeof(dir), "%s/%.2s", pc_cache_dir(), b->build_id);
+	if (!ret)
+		ret = mkdir_p(dir);
+	if (!ret)
+		ret = write_temp(dir, b, false, p->tmp, sizeof(p->tmp));
+	if (ret)
+		pc_err("%s: cannot write cache file: %s", p->file, strerror(-ret));
+	p->written = !ret;
+	return ret;
+}
+
+/* Each bucket directory once, after all renames into it. */
+static int sync_buckets(struct pc_binary *const *b, size_t n)
+{
+	bool seen[256] = { 0 };
+	char dir[PATH_MAX];
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !ret; i++) {
+		unsigned int k = strtoul((char[3]){ b[i]->build_id[0], b[i]->build_id[1], 0 },
+					 NULL, 16) & 0xff;
+
+		if (seen[k])
+			continue;
+		seen[k] = true;
+		snprintf(dir, sizeof(dir), "%s/%.2s", pc_cache_dir(), b[i]->build_id);
+		ret = fsync_dir(dir);
+	}
+	return ret;
+}
+
+int pc_cache_store_many(struct pc_binary *const *b, size_t n, size_t *stored)
+{
+	struct pending *p = calloc(n ? n : 1, sizeof(*p));
+	int ret = p ? pc_cache_lock() : -ENOMEM;
+
+	*stored = 0;
+	if (ret) {
+		free(p);
+		return ret;
+	}
+	for (size_t i = 0; !ret && i < n; i++)
+		ret = stage(b[i], &p[i]);
+	if (!ret)	/* the data of every temp file at once, not an fsync per file */
+		ret = sync_dir(pc_cache_dir(), true);
+	for (size_t i = 0; !ret && i < n; i++) {
+		if (rename(p[i].tmp, p[i].file)) {
+			ret = -errno;
+			pc_err("%s: cannot replace cache file: %s", p[i].file, strerror(-ret));
+		}
+		p[i].written = !!ret;	/* renamed: nothing left to clean up */
+		*stored += !ret;
+	}
+	if (!ret)
+		ret = sync_buckets(b, n);
+	for (size_t i = 0; i < n; i++)
+		if (p[i].written)
+			unlink(p[i].tmp);
+	pc_cache_unlock();
+	free(p);
 	return ret;
 }
 

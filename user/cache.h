@@ -49,6 +49,13 @@ int pc_cache_load(const char *build_id, struct pc_binary **out);	/* -ENOENT if a
  */
 int pc_cache_load_update(const char *build_id, struct pc_binary **out);
 int pc_cache_store(const struct pc_binary *b);				/* atomic replace */
+/*
+ * pc_cache_store() of @n binaries with one syncfs() and one fsync per bucket
+ * directory instead of two fsyncs per file: each file is still replaced
+ * atomically, by a temp file whose data is on disk before the rename.
+ * *@stored: how many were replaced (the first ones) when it fails.
+ */
+int pc_cache_store_many(struct pc_binary *const *b, size_t n, size_t *stored);
 int pc_cache_remove(const char *build_id);
 /* Calls @fn for every readable cached binary; corrupt files are warned about and skipped. */
 int pc_cache_foreach(int (*fn)(struct pc_binary *b, void *ctx), void *ctx);

@@ -1884,13 +1884,142 @@ static int check_machine(const char *bin, Elf *elf)
 	return 0;
 }
 
-static int search_all(struct dw_ctx *c)
+/*
+ * One binary's debuginfo, opened once for any number of definitions: the
+ * decompression of the debug sections and libdw's CU cache are the cost
+ * (zlib is most of a single libc6-dbg definition), so a batch pays it once.
+ */
+struct pc_dw_file {
+	struct dw_ctx base;	/* the per-binary half of every query's context */
+	struct pc_dw_result meta;	/* path and ids, copied into each result */
+	struct fn_ref *idx;	/* function names (see build_index), NULL until needed */
+	size_t nidx;
+	unsigned int nqueries;
+};
+
+/*
+ * libdw 0.188 has no lookup by name (.debug_names is not exposed), and
+ * every plain-name query walks every CU with dwarf_getfuncs. For a batch,
+ * that walk is done once to learn which CUs define which names; a query
+ * then runs the same per-CU search (search_cu) only on those CUs, in the
+ * same order, so the result is that of the full walk.
+ */
+struct fn_ref {
+	const char *name;	/* in libdw's .debug_str, lives as long as the Dwarf */
+	Dwarf_Off cu;		/* offset of the CU DIE */
+};
+
+struct idx_walk {
+	struct pc_dw_file *f;
+	size_t cap;
+	Dwarf_Off cu;
+	int err;
+};
+
+static int idx_push(struct idx_walk *w, const char *name)
+{
+	struct pc_dw_file *f = w->f;
+
+	if (!name)
+		return 0;
+	if (f->nidx == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 4096;
+		struct fn_ref *v = realloc(f->idx, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		f->idx = v;
+		w->cap = cap;
+	}
+	f->idx[f->nidx++] = (struct fn_ref){ name, w->cu };
+	return 0;
+}
+
+/* The names func_cb's match_name() compares: DW_AT_name and the linkage name. */
+static int idx_cb(Dwarf_Die *sp, void *data)
+{
+	struct idx_walk *w = data;
+	Dwarf_Attribute a;
+
+	if (!is_func_def(sp))
+		return DWARF_CB_OK;
+	w->err = idx_push(w, dwarf_diename(sp));
+	if (!w->err && dwarf_attr_integrate(sp, DW_AT_linkage_name, &a))
+		w->err = idx_push(w, dwarf_formstring(&a));
+	return w->err ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+static int fn_ref_cmp(const void *a, const void *b)
+{
+	const struct fn_ref *x = a, *y = b;
+	int r = strcmp(x->name, y->name);
+
+	return r ? r : (x->cu > y->cu) - (x->cu < y->cu);
+}
+
+static int build_index(struct pc_dw_file *f)
+{
+	struct idx_walk w = { .f = f };
+	Dwarf_Off off = 0, next;
+	Dwarf_Die cu;
+	size_t hl;
+
+	while (!w.err && dwarf_nextcu(f->base.dw, off, &next, &hl, NULL, NULL, NULL) == 0) {
+		w.cu = off + hl;
+		if (dwarf_offdie(f->base.dw, w.cu, &cu))
+			dwarf_getfuncs(&cu, idx_cb, &w, 0);
+		off = next;
+	}
+	if (w.err)
+		return w.err;
+	qsort(f->idx, f->nidx, sizeof(*f->idx), fn_ref_cmp);
+	return 0;
+}
+
+/* The index answers only a plain name with no file: that is what it keys. */
+static bool index_fits(const struct pc_probe_desc *pd)
+{
+	return pd->function && !pd->file && !strpbrk(pd->function, "*?[\\");
+}
+
+static int search_indexed(struct dw_ctx *c, const struct pc_dw_file *f)
+{
+	struct fn_ref key = { c->pd->function, 0 };
+	size_t lo = 0, hi = f->nidx;
+	Dwarf_Off last = 0;
+	int ret = 0;
+
+	while (lo < hi) {	/* first entry >= key */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fn_ref_cmp(&f->idx[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; !ret && lo < f->nidx && !strcmp(f->idx[lo].name, key.name); lo++) {
+		if (f->idx[lo].cu == last)
+			continue;
+		last = f->idx[lo].cu;
+		if (dwarf_offdie(c->dw, last, &c->cu))
+			ret = search_cu(c);
+	}
+	return ret;
+}
+
+static int search_all(struct dw_ctx *c, struct pc_dw_file *f)
 {
 	Dwarf_Off off = 0, next;
 	size_t hl;
 	int ret = 0;
 
-	while (!ret && dwarf_nextcu(c->dw, off, &next, &hl, NULL, NULL, NULL) == 0) {
+	/* a single query walks once anyway; the index pays from the second on */
+	if (index_fits(c->pd) && ++f->nqueries > 1 && !f->idx)
+		ret = build_index(f);
+	if (!ret && f->idx && index_fits(c->pd))
+		ret = search_indexed(c, f);
+	while (!ret && !(f->idx && index_fits(c->pd)) &&
+	       dwarf_nextcu(c->dw, off, &next, &hl, NULL, NULL, NULL) == 0) {
 		if (dwarf_offdie(c->dw, off + hl, &c->cu))
 			ret = search_cu(c);
 		off = next;
@@ -1900,51 +2029,101 @@ static int search_all(struct dw_ctx *c)
 	return ret;
 }
 
+void pc_dw_close(struct pc_dw_file *f)
+{
+	if (!f)
+		return;
+	if (f->base.dwfl)
+		dwfl_end(f->base.dwfl);
+	free(f->base.image);
+	free(f->idx);
+	free(f);
+}
+
+int pc_dw_open(const char *binary, struct pc_dw_file **out)
+{
+	struct pc_dw_file *f = calloc(1, sizeof(*f));
+	int ret;
+
+	*out = NULL;
+	if (!f)
+		return -ENOMEM;
+	if (!realpath(binary, f->meta.path)) {
+		ret = -errno;
+		pc_err("%s: %s", binary, strerror(errno));
+		goto fail;
+	}
+	f->base.bin = f->meta.path;
+	f->base.res = &f->meta;
+	ret = dw_open(&f->base, f->meta.path);
+	if (!ret)
+		ret = check_machine(f->meta.path, f->base.elf);
+	if (ret)
+		goto fail;
+	f->base.res = NULL;
+	*out = f;
+	return 0;
+fail:
+	pc_dw_close(f);
+	return ret;
+}
+
+static void report_none(struct dw_ctx *c, const struct pc_probe_desc *pd,
+			const struct pc_dw_result *res)
+{
+	if (pd->function && !c->found)
+		pc_err("%s: no function %s%s%s in %s", res->path, pd->function,
+		       pd->file ? " declared in " : "", pd->file ?: "", res->debuginfo_path);
+	else if (!pd->function && !c->found)
+		pc_err("%s: no compilation unit has a file %s", res->path, pd->file);
+	else if (pd->lazy)
+		pc_err("%s: lazy pattern '%s' matches no line with code in %s", res->path,
+		       pd->lazy, pd->function ?: pd->file);
+	else
+		pc_err("%s: %s:%d has no code (no statement in the line table)",
+		       res->path, pd->file, pd->line);
+}
+
+int pc_dw_resolve_in(struct pc_dw_file *f, const struct pc_probe_desc *pd, bool force,
+		     struct pc_dw_result *res)
+{
+	struct dw_ctx c = f->base;	/* per-query fields start zeroed in base */
+	int ret;
+
+	memcpy(res, &f->meta, sizeof(*res));
+	res->nlocs = 0;
+	res->locs = NULL;
+	c.pd = pd;
+	c.force = force;
+	c.res = res;
+	ret = pd->group ? (snprintf(res->group, sizeof(res->group), "%s", pd->group), 0)
+			: pc_pp_default_group(res->path, res->group, sizeof(res->group));
+	if (ret)
+		pc_err("%s: no usable group name from the file name; give GROUP:EVENT",
+		       res->path);
+	if (!ret)
+		ret = search_all(&c, f);
+	if (!ret && !res->nlocs) {
+		report_none(&c, pd, res);
+		ret = -ENOENT;
+	}
+	free(c.lazy);
+	if (ret)
+		pc_dw_result_free(res);
+	return ret;
+}
+
 int pc_dw_resolve(const char *binary, const struct pc_probe_desc *pd, bool force,
 		  struct pc_dw_result *res)
 {
-	struct dw_ctx c = { .bin = binary, .pd = pd, .force = force, .res = res };
+	struct pc_dw_file *f;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
-	if (!realpath(binary, res->path)) {
-		ret = -errno;
-		pc_err("%s: %s", binary, strerror(errno));
-		return ret;
-	}
-	c.bin = res->path;
-	ret = pd->group ? (snprintf(res->group, sizeof(res->group), "%s", pd->group), 0)
-			: pc_pp_default_group(res->path, res->group, sizeof(res->group));
-	if (ret) {
-		pc_err("%s: no usable group name from the file name; give GROUP:EVENT", binary);
-		goto out;
-	}
-	ret = dw_open(&c, res->path);
+	ret = pc_dw_open(binary, &f);
 	if (!ret)
-		ret = check_machine(res->path, c.elf);
-	if (!ret)
-		ret = search_all(&c);
-	if (!ret && !res->nlocs) {
-		if (pd->function && !c.found)
-			pc_err("%s: no function %s%s%s in %s", res->path, pd->function,
-			       pd->file ? " declared in " : "", pd->file ?: "", res->debuginfo_path);
-		else if (!pd->function && !c.found)
-			pc_err("%s: no compilation unit has a file %s", res->path, pd->file);
-		else if (pd->lazy)
-			pc_err("%s: lazy pattern '%s' matches no line with code in %s", res->path,
-			       pd->lazy, pd->function ?: pd->file);
-		else
-			pc_err("%s: %s:%d has no code (no statement in the line table)",
-			       res->path, pd->file, pd->line);
-		ret = -ENOENT;
-	}
-out:
-	free(c.lazy);
-	if (c.dwfl)
-		dwfl_end(c.dwfl);
-	free(c.image);
-	if (ret)
-		pc_dw_result_free(res);
+		ret = pc_dw_resolve_in(f, pd, force, res);
+	pc_dw_close(f);
 	return ret;
 }
 

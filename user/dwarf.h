@@ -47,4 +47,16 @@ int pc_dw_resolve(const char *binary, const struct pc_probe_desc *pd, bool force
 		  struct pc_dw_result *res);
 void pc_dw_result_free(struct pc_dw_result *res);
 
+/*
+ * The same for many definitions of one binary: pc_dw_open() reads the
+ * binary and finds and loads its debuginfo once (errors reported, -errno),
+ * pc_dw_resolve_in() resolves one definition against it (any number of
+ * times; results as pc_dw_resolve() gives them), pc_dw_close() frees it.
+ */
+struct pc_dw_file;
+int pc_dw_open(const char *binary, struct pc_dw_file **f);
+int pc_dw_resolve_in(struct pc_dw_file *f, const struct pc_probe_desc *pd, bool force,
+		     struct pc_dw_result *res);
+void pc_dw_close(struct pc_dw_file *f);
+
 #endif /* _PC_DWARF_H */

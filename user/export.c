@@ -319,12 +319,13 @@ static int import_archive(const char *file, struct pc_archive *ar)
 		return ret;
 	}
 	ret = prepare(ar, merged, &st);
-	for (size_t i = 0; !ret && i < ar->nbinaries; i++) {
-		ret = pc_cache_store(merged[i]);
+	if (!ret) {
+		size_t done;
+
+		ret = pc_cache_store_many(merged, ar->nbinaries, &done);
 		if (ret)
-			pc_err("import: %s: storing %s in %s failed: %s (%zu of %zu binaries stored)",
-			       file, merged[i]->build_id, pc_cache_dir(), strerror(-ret), i,
-			       ar->nbinaries);
+			pc_err("import: %s: storing in %s failed: %s (%zu of %zu binaries stored)",
+			       file, pc_cache_dir(), strerror(-ret), done, ar->nbinaries);
 	}
 	pc_cache_unlock();
 	if (!ret)

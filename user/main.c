@@ -16,7 +16,7 @@ static const struct pc_cmd commands[] = {
 	{ "scan", cmd_scan, "scan [-r] PATH...", "read build-id and SDT notes into the cache" },
 	{ "list", cmd_list, "list [--format=text|uprobe|record] [--available] [--json] [PATTERN]",
 	  "list cached probes" },
-	{ "add", cmd_add, "add [-x BIN] [-D] [-f] [--arm] '[[GROUP:]EVENT=]PROBE-POINT [ARG...]'",
+	{ "add", cmd_add, "add [-x BIN] [-D] [-f] [--arm] [--from FILE] '[[GROUP:]EVENT=]PROBE-POINT [ARG...]'...",
 	  "resolve a probe point with debuginfo and cache it under a name" },
 	{ "del", cmd_del, "del PATTERN...", "delete cached probes" },
 	{ "clear", cmd_clear, "clear", "delete the whole cache" },

@@ -189,19 +189,82 @@ static int cmp_binary(const void *x, const void *y)
 	return c ? c : strcmp(a->build_id, b->build_id);
 }
 
+/* One entry's GROUP:EVENT, for the clash lookups of pc_kernel_event(). */
+struct pc_name_ref {
+	const char *group, *event;
+	const struct pc_binary *b;
+};
+
+/*
+ * Sorted on the 32nd lookup: fewer (arm of one probe) are cheaper as scans
+ * than an O(N log N) sort of the whole cache; a list of all is O(N log N).
+ */
+#define NAME_INDEX_AFTER	32
+
+struct pc_name_index {
+	unsigned int lookups;
+	size_t n;
+	struct pc_name_ref *v;	/* NULL until built */
+};
+
+static int cmp_name(const void *x, const void *y)
+{
+	const struct pc_name_ref *a = x, *b = y;
+	int c = strcmp(a->group, b->group);
+
+	return c ? c : strcmp(a->event, b->event);
+}
+
+static int cmp_id(const void *x, const void *y)
+{
+	const struct pc_binary *a = *(struct pc_binary *const *)x;
+	const struct pc_binary *b = *(struct pc_binary *const *)y;
+
+	return strcmp(a->build_id, b->build_id);
+}
+
+/* Without it (no memory) lookups scan, as they did: slower, same answer. */
+static void build_names(const struct pc_snapshot *s, struct pc_name_index *x)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		n += s->b[i]->nentries;
+	x->v = malloc((n ? n : 1) * sizeof(*x->v));
+	if (!x->v)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t j = 0; j < s->b[i]->nentries; j++)
+			x->v[x->n++] = (struct pc_name_ref){
+				s->b[i]->entries[j].group, s->b[i]->entries[j].event, s->b[i] };
+	qsort(x->v, x->n, sizeof(*x->v), cmp_name);
+}
+
+/* Sorted copies instead of a scan of the cache per lookup: O(N log N), not O(N^2). */
+static int snap_index(struct pc_snapshot *s)
+{
+	s->names = calloc(1, sizeof(*s->names));
+	s->ids = malloc((s->n ? s->n : 1) * sizeof(*s->ids));
+	if (!s->names || !s->ids)
+		return -ENOMEM;
+	memcpy(s->ids, s->b, s->n * sizeof(*s->ids));
+	qsort(s->ids, s->n, sizeof(*s->ids), cmp_id);
+	return 0;
+}
+
 int pc_snapshot_load(struct pc_snapshot *s)
 {
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	ret = pc_cache_foreach(snap_add, s);
-	if (ret) {
-		pc_snapshot_free(s);
-		return ret;
-	}
-	if (s->n)
+	if (!ret && s->n)
 		qsort(s->b, s->n, sizeof(*s->b), cmp_binary);
-	return 0;
+	if (!ret)
+		ret = snap_index(s);
+	if (ret)
+		pc_snapshot_free(s);
+	return ret;
 }
 
 void pc_snapshot_free(struct pc_snapshot *s)
@@ -209,22 +272,62 @@ void pc_snapshot_free(struct pc_snapshot *s)
 	for (size_t i = 0; i < s->n; i++)
 		pc_binary_free(s->b[i]);
 	free(s->b);
+	if (s->names)
+		free(s->names->v);
+	free(s->names);
+	free(s->ids);
 	memset(s, 0, sizeof(*s));
 }
 
 struct pc_binary *pc_snapshot_find(const struct pc_snapshot *s, const char *build_id)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->b[i]->build_id, build_id))
-			return s->b[i];
-	return NULL;
+	struct pc_binary key, *k = &key, **hit;
+
+	if (!s->ids) {	/* a snapshot not made by pc_snapshot_load() */
+		for (size_t i = 0; i < s->n; i++)
+			if (!strcmp(s->b[i]->build_id, build_id))
+				return s->b[i];
+		return NULL;
+	}
+	snprintf(key.build_id, sizeof(key.build_id), "%s", build_id);
+	hit = bsearch(&k, s->ids, s->n, sizeof(*s->ids), cmp_id);
+	return hit ? *hit : NULL;
 }
 
 /* ---- kernel names ---- */
 
+static bool clashes_indexed(const struct pc_name_index *x, const struct pc_binary *b,
+			    const struct pc_entry *e)
+{
+	struct pc_name_ref key = { e->group, e->event, NULL };
+	size_t lo = 0, hi = x->n;
+
+	while (lo < hi) {	/* first name >= key */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_name(&x->v[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < x->n && !cmp_name(&x->v[lo], &key); lo++) {
+		const struct pc_binary *o = x->v[lo].b;
+
+		if (o != b && strcmp(o->paths[0], b->paths[0]))
+			return true;
+	}
+	return false;
+}
+
 static bool clashes(const struct pc_snapshot *s, const struct pc_binary *b,
 		    const struct pc_entry *e)
 {
+	struct pc_name_index *x = s->names;
+
+	if (x && !x->v && ++x->lookups == NAME_INDEX_AFTER)
+		build_names(s, x);
+	if (x && x->v)
+		return clashes_indexed(x, b, e);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct pc_binary *o = s->b[i];
 

@@ -45,10 +45,21 @@ void pc_patterns_free(struct pc_pattern *p, int n);
 bool pc_patterns_match(const struct pc_pattern *p, int n, const struct pc_binary *b,
 		       const struct pc_entry *e);
 
-/* Every readable cached binary, sorted by first path then build-id. */
+struct pc_name_index;
+
+/*
+ * Every readable cached binary, sorted by first path then build-id; ids
+ * (binaries by build-id) and names (every entry by GROUP:EVENT, built on
+ * first need by pc_kernel_event()) are sorted indexes for lookups that would
+ * otherwise scan the whole cache per entry. They describe the snapshot as
+ * loaded: whoever deletes entries from it (del) must not look names up
+ * afterwards.
+ */
 struct pc_snapshot {
 	size_t n;
 	struct pc_binary **b;
+	struct pc_binary **ids;
+	struct pc_name_index *names;	/* a lookup cache: filled through a const snapshot */
 };
 
 int pc_snapshot_load(struct pc_snapshot *s);

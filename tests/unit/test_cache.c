@@ -213,6 +213,48 @@ static void test_validation(void)
 	pc_binary_free(b);
 }
 
+/* Leftover temp files in the bucket of @bid (there must be none). */
+static int temp_files(const char *bid)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "ls -A '%s/%.2s' 2>/dev/null | grep -q '^\\.tmp\\.'", dir, bid);
+	return system(cmd) == 0;
+}
+
+static void test_store_many(void)
+{
+	struct pc_binary *b[3] = { sample("aa01", 2), sample("aa02", 3), sample("bb03", 1) };
+	struct pc_binary *l = NULL;
+	size_t stored = 99;
+	bool same = true;
+	int ret;
+
+	ret = pc_cache_store_many(b, 3, &stored);
+	TAP_OK(ret == 0 && stored == 3, "store_many: three binaries, two in one bucket");
+	for (size_t i = 0; i < 3 && same; i++) {
+		same = !pc_cache_load(b[i]->build_id, &l) && l->nentries == b[i]->nentries;
+		for (size_t j = 0; same && j < l->nentries; j++)
+			same = same_entry(&b[i]->entries[j], &l->entries[j]);
+		pc_binary_free(l);
+		l = NULL;
+	}
+	TAP_OK(same, "store_many: each loads back whole");
+	free(b[1]->entries[0].event);
+	b[1]->entries[0].event = strdup("bad name");
+	ret = pc_cache_store_many(b, 3, &stored);
+	TAP_OK(ret == -EINVAL && stored == 0, "store_many: an invalid binary: nothing replaced");
+	TAP_OK(!temp_files("aa01") && !temp_files("bb03"), "store_many: no temp file left behind");
+	ret = pc_cache_load("aa02", &l);
+	TAP_OK(ret == 0 && l->nentries == 3 && !strcmp(l->entries[0].event, "throw"),
+	       "store_many: the refused binary's file is the old one");
+	pc_binary_free(l);
+	for (size_t i = 0; i < 3; i++) {
+		pc_cache_remove(b[i]->build_id);
+		pc_binary_free(b[i]);
+	}
+}
+
 /* Many processes rewriting one file: every read sees a whole, valid file. */
 static void test_concurrent(void)
 {
@@ -277,6 +319,7 @@ int main(void)
 	test_corrupt();
 	test_salvage();
 	test_validation();
+	test_store_many();
 	test_concurrent();
 	test_lock_and_clear();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
