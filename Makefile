@@ -51,6 +51,10 @@ check-vm: user fixtures
 check-kasan: user fixtures
 	tests/run-all.sh kasan
 
+# make fuzz-long MINUTES=N: every fuzzer N minutes, new coverage merged into the seeds.
+fuzz-long:
+	$(MAKE) -C tests/fuzz fuzz-long MINUTES=$(MINUTES)
+
 debug-kernel:
 	tests/vm/debug-kernel.sh
 

@@ -5,7 +5,8 @@
 # is the real one and DKMS builds for it) and the 6.12 cloud kernel without headers (the
 # test installs those to see DKMS autoinstall rebuild). Built once per machine into
 # /var/cache/probecache-test/sysimage-KEY/{rootfs.img,initrd.img,kver}; KEY hashes this
-# script, scripts/mirror.sh and both kernel versions, so changing any rebuilds it.
+# script, scripts/mirror.sh, both kernel versions and the CLI's library packages, so
+# changing any rebuilds it.
 # Needs root, debootstrap, network to the mirror apt's sources name, and the kernel
 # packages installed on the host (scripts/setup.sh); the .debs of the headers the test
 # installs in the VM are left in the same directory, debs-6.12/.
@@ -15,9 +16,24 @@ vm=$top/tests/vm
 cache=/var/cache/probecache-test
 codename=bookworm
 
+# cli_lib_pkgs: the Debian packages owning the libraries probecache-resolve links,
+# comma-separated (the VM has no network to fetch them, and a new dependency of the
+# CLI must change the key and so rebuild the image).
+cli_lib_pkgs() {
+	local lib
+	make -s -C "$top/user" > /dev/null
+	for lib in $(ldd "$top/user/probecache-resolve" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'); do
+		# merged /usr: dpkg knows a library by one of its names only
+		dpkg -S "$lib" 2> /dev/null || dpkg -S "$(realpath "$lib")" 2> /dev/null ||
+			dpkg -S "/usr$lib" 2> /dev/null || echo "$lib: unowned" >&2
+	done | cut -d: -f1 | sort -u | paste -sd, -
+}
+
 read -r _ _ kver < <("$vm/kernel.sh" 6.1)
 read -r _ _ kver2 < <("$vm/kernel.sh" 6.12)
-key=$(cat "$0" "$top/scripts/mirror.sh" <(echo "$kver $kver2") | sha256sum | cut -c1-12)
+libs=$(cli_lib_pkgs)
+[ -n "$libs" ] || { echo "sysimage: cannot tell which packages the CLI's libraries are in" >&2; exit 1; }
+key=$(cat "$0" "$top/scripts/mirror.sh" <(echo "$kver $kver2 $libs") | sha256sum | cut -c1-12)
 dir=$cache/sysimage-$key
 if [ "${1:-}" = --print-dir ]; then
 	echo "$dir"
@@ -85,7 +101,7 @@ done
 # with; initramfs-tools for the kernel package's initrd (virtio_blk is a module); the
 # libraries probecache-tools depends on (the VM has no network to fetch them).
 debootstrap --variant=minbase \
-	--include=systemd,systemd-sysv,udev,dbus,kmod,dkms,make,gcc,libc6-dev,initramfs-tools,zstd,xz-utils,libdw1,libelf1,libkmod2 \
+	--include=systemd,systemd-sysv,udev,dbus,kmod,dkms,make,gcc,libc6-dev,initramfs-tools,zstd,xz-utils,"$libs" \
 	"$codename" "$root" "$mirror" > "$work/debootstrap.log" 2>&1 ||
 	{ tail -n 30 "$work/debootstrap.log" >&2; exit 1; }
 
