@@ -25,6 +25,7 @@
 
 #include <linux/probecache.h>
 
+#include "debuginfo.h"
 #include "dwarf.h"
 #include "pc.h"
 #include "sdt.h"
@@ -1783,7 +1784,10 @@ static bool debuginfod_file(const char *bid, char *path, size_t len)
 	return found;
 }
 
+/* debuginfo_path: our uncompressed copies first (debuginfo.h), then libdwfl's places */
+static char *debuginfo_path;
 static const Dwfl_Callbacks offline_cb = {
+	.debuginfo_path = &debuginfo_path,
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
@@ -1830,6 +1834,7 @@ static int dw_open(struct dw_ctx *c, const char *bin)
 	const void *dbid;
 	GElf_Addr vaddr;
 	const char *main_f = NULL, *debug_f = NULL;
+	bool separate;
 	size_t size;
 	int len, ret;
 
@@ -1837,6 +1842,7 @@ static int dw_open(struct dw_ctx *c, const char *bin)
 	if (ret)
 		return ret;
 	c->image_size = size;
+	debuginfo_path = pc_debugcache_search_path();
 	c->dwfl = dwfl_begin(&offline_cb);
 	if (!c->dwfl)
 		return -ENOMEM;
@@ -1858,10 +1864,13 @@ static int dw_open(struct dw_ctx *c, const char *bin)
 		return -ENOENT;
 	}
 	dwfl_module_info(c->mod, NULL, NULL, NULL, NULL, NULL, &main_f, &debug_f);
-	if (debug_f || !debuginfod_file(c->res->build_id, c->res->debuginfo_path,
-					sizeof(c->res->debuginfo_path)))
+	separate = debug_f || debuginfod_file(c->res->build_id, c->res->debuginfo_path,
+					      sizeof(c->res->debuginfo_path));
+	if (debug_f || !separate)
 		snprintf(c->res->debuginfo_path, sizeof(c->res->debuginfo_path), "%s",
 			 debug_f ? debug_f : main_f ? main_f : bin);
+	if (separate)	/* the next resolve maps it uncompressed */
+		pc_debugcache_note(c->res->debuginfo_path, c->res->build_id, dwarf_getelf(c->dw));
 	len = dwelf_elf_gnu_build_id(dwarf_getelf(c->dw), &dbid);
 	hex_id(dbid, len, c->res->debuginfo_id);
 	if (!c->res->debuginfo_id[0])
