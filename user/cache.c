@@ -54,6 +54,7 @@
 #include <linux/probecache.h>
 
 #include "cache.h"
+#include "cache_index.h"
 #include "pc.h"
 
 #define PC_CACHE_MAGIC		"probecache-cache"
@@ -158,10 +159,32 @@ fail:
 	return ret;
 }
 
+int pc_cache_trylock_quiet(void)
+{
+	char path[PATH_MAX];
+
+	if (lock_depth) {
+		lock_depth++;
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/.lock", pc_cache_dir());
+	lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lock_fd < 0)
+		return -errno;
+	if (flock(lock_fd, LOCK_EX | LOCK_NB)) {
+		close(lock_fd);
+		lock_fd = -1;
+		return -EAGAIN;
+	}
+	lock_depth = 1;
+	return 0;
+}
+
 void pc_cache_unlock(void)
 {
 	if (!lock_depth || --lock_depth)
 		return;
+	pc_index_session_end();	/* still under the lock */
 	close(lock_fd);	/* drops the flock */
 	lock_fd = -1;
 }
@@ -559,9 +582,13 @@ static int load_file(struct parse_ctx *p, const char *build_id, struct pc_binary
 	return 0;
 }
 
+static bool quiet;	/* the index reading files for itself: the command says nothing */
+
 /* "FILE:LINE: corrupt cache file: WHY", or "FILE: WHY" when it could not be read. */
 static void report(const struct parse_ctx *p, int err, const char *verdict)
 {
+	if (quiet)
+		return;
 	if (err != -EBADMSG)
 		pc_warn("%s: %s%s", p->file, pc_file_strerror(err), verdict);
 	else if (p->bad_line)
@@ -580,6 +607,16 @@ int pc_cache_load(const char *build_id, struct pc_binary **out)
 		ret = load_file(&p, build_id, out);
 	if (ret && ret != -ENOENT && ret != -ENOMEM && ret != -EINVAL)
 		report(&p, ret, "");
+	return ret;
+}
+
+int pc_cache_load_quiet(const char *build_id, struct pc_binary **out)
+{
+	int ret;
+
+	quiet = true;
+	ret = pc_cache_load(build_id, out);
+	quiet = false;
 	return ret;
 }
 
@@ -772,7 +809,9 @@ int pc_cache_store(const struct pc_binary *b)
 	ret = pc_cache_lock();
 	if (ret)
 		return ret;
-	ret = mkdir_p(dir);
+	ret = pc_index_touch(b->build_id);
+	if (!ret)
+		ret = mkdir_p(dir);
 	if (!ret)
 		ret = replace_file(file, dir, b);
 	pc_cache_unlock();
@@ -841,6 +880,8 @@ int pc_cache_store_many(struct pc_binary *const *b, size_t n, size_t *stored)
 		return ret;
 	}
 	for (size_t i = 0; !ret && i < n; i++)
+		ret = pc_index_touch(b[i]->build_id);
+	for (size_t i = 0; !ret && i < n; i++)
 		ret = stage(b[i], &p[i]);
 	if (!ret)	/* the data of every temp file at once, not an fsync per file */
 		ret = sync_dir(pc_cache_dir(), true);
@@ -873,9 +914,10 @@ int pc_cache_remove(const char *build_id)
 	ret = pc_cache_lock();
 	if (ret)
 		return ret;
-	if (unlink(file))
+	ret = pc_index_touch(build_id);
+	if (!ret && unlink(file))
 		ret = -errno;
-	else
+	else if (!ret)
 		fsync_dir(dir);
 	rmdir(dir);	/* only succeeds once the last file of the bucket is gone */
 	pc_cache_unlock();
@@ -976,6 +1018,16 @@ int pc_cache_foreach(int (*fn)(struct pc_binary *b, void *ctx), void *ctx)
 	return ret;
 }
 
+int pc_cache_foreach_quiet(int (*fn)(struct pc_binary *b, void *ctx), void *ctx)
+{
+	int ret;
+
+	quiet = true;
+	ret = pc_cache_foreach(fn, ctx);
+	quiet = false;
+	return ret;
+}
+
 int pc_cache_clear(unsigned int *removed)
 {
 	char **ids = NULL, file[PATH_MAX], dir[PATH_MAX];
@@ -986,7 +1038,9 @@ int pc_cache_clear(unsigned int *removed)
 	ret = pc_cache_lock();
 	if (ret)
 		return ret;
-	ret = list_ids(&ids, &n);
+	ret = pc_index_touch(NULL);
+	if (!ret)
+		ret = list_ids(&ids, &n);
 	for (size_t i = 0; !ret && i < n; i++) {
 		snprintf(file, sizeof(file), "%s/%.2s/%s%s", pc_cache_dir(), ids[i], ids[i] + 2,
 			 PC_CACHE_SUFFIX);
