@@ -54,17 +54,18 @@ static int push(struct sel *s, struct pc_binary *b)
 static int load_ids(struct sel *s, struct pc_ids *ids)
 {
 	struct pc_binary *b;
-	size_t before = s->loaded.n;
+	size_t n = 0;
 	int ret = 0;
 
 	pc_ids_sort(ids);
-	for (size_t i = 0; !ret && i < ids->n; i++) {
-		if (pc_ids_has(&s->loaded, ids->v[i]))
-			continue;
+	for (size_t i = 0; i < ids->n; i++)	/* keep only the new ones */
+		if (!pc_ids_has(&s->loaded, ids->v[i]))
+			memmove(ids->v[n++], ids->v[i], sizeof(ids->v[0]));
+	ids->n = n;
+	for (size_t i = 0; !ret && i < n; i++) {
 		ret = pc_ids_add(&s->loaded, ids->v[i]);
-		if (ret)
-			break;
-		ret = pc_cache_load(ids->v[i], &b);
+		if (!ret)
+			ret = pc_cache_load(ids->v[i], &b);
 		if (!ret && push(s, b)) {
 			pc_binary_free(b);
 			ret = -ENOMEM;
@@ -72,8 +73,7 @@ static int load_ids(struct sel *s, struct pc_ids *ids)
 		if (ret != -ENOMEM)	/* gone meanwhile, or corrupt (said): not a candidate */
 			ret = 0;
 	}
-	if (s->loaded.n != before)
-		pc_ids_sort(&s->loaded);
+	pc_ids_sort(&s->loaded);
 	return ret;
 }
 

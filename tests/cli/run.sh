@@ -206,6 +206,50 @@ check "arm -p writes pid=PID into the record" grep -q " pid=4242 arg1=" "$T/sys/
 pc arm 'sdt_rs:*' 'sdt_libstdcxx:*' >/dev/null 2>&1
 check_eq "arm writes a record for every selected probe (clash A: both always)" 6 "$(grep -c '^add ' "$T/sys/control")"
 
+# ---- the GROUP:EVENT index (DIR/names): arm reads only the cache files it names ----
+names=$T/cache/names
+# arm_rec PATTERN: the records arm writes for it, sorted
+arm_rec() { : > "$T/sys/control"; pc arm "$1" >/dev/null 2>&1; sort "$T/sys/control"; }
+check "writers keep the GROUP:EVENT index" grep -qx 'probecache-names 1' "$names"
+check "the index names the cache file of an SDT event" \
+	grep -qx "sdt_libstdcxx:throw $(bid "$real")" "$names"
+pt=$(bid "$FX/rs_twin" | cut -c1-8)
+check "clash A through the index: the other binary's always is loaded for the name" \
+	grep -q "^add p:sdt_rs/always_$pt " <<< "$(arm_rec "sdt_rs:al*@$pt")"
+pats=('sdt_libstdcxx:throw' "sdt_rs:always@$pt" "sdt_rs:al*@$pt" 'sdt_rs:*' 'always' "step@$app"
+	"sdt_rs_ver:step@$v1" 'sdt_libstdcxx:throw@/nonexistent' '*')
+declare -A via
+for p in "${pats[@]}"; do via[$p]=$(arm_rec "$p"); done
+check "arm through the index writes records" test -n "${via['sdt_rs:*']}"
+# a change no writer announced (bucket mtimes differ): the index is stale, arm reads every file
+before=$(cat "$names")
+touch -d '2001-02-03 04:05:06' "$T"/cache/??
+for p in "${pats[@]}"; do
+	check_eq "arm '${p//$T/\$T}': the same records through the index as from every file" \
+		"${via[$p]}" "$(arm_rec "$p")"
+done
+check_eq "a stale index is left for the next writer, not rewritten by a reader" \
+	"$before" "$(cat "$names")"
+pc scan "$real" >/dev/null	# a writer that changes no selection
+check "the next writer rebuilds a stale index" test "$before" != "$(cat "$names")"
+check_eq "the rebuilt index has every key of the old one" "$(sed -n '/^keys/,$p' <<< "$before")" \
+	"$(sed -n '/^keys/,$p' "$names")"
+# a writer that dies between its changes and the new index leaves none
+rm "$names"
+check_eq "without an index arm selects the same" "${via['sdt_rs:*']}" "$(arm_rec 'sdt_rs:*')"
+check "a reader rebuilds a missing index" grep -qx "sdt_libstdcxx:throw $(bid "$real")" "$names"
+pc export -o "$T/throw.pca" 'sdt_libstdcxx:throw' >/dev/null
+pc del 'sdt_libstdcxx:throw' >/dev/null
+check "del takes the event out of the index" sh -c "! grep -q '^sdt_libstdcxx:throw ' '$names'"
+check_eq "arm of a deleted event writes nothing" "" "$(arm_rec 'sdt_libstdcxx:throw')"
+pc import "$T/throw.pca" >/dev/null
+check_eq "import puts it back in the index, and arm finds it" "${via['sdt_libstdcxx:throw']}" \
+	"$(arm_rec 'sdt_libstdcxx:throw')"
+check_eq "an index damaged by hand is not used (same records)" "${via['sdt_rs:*']}" \
+	"$(sed -i 's/^keys .*/keys 999999999/' "$names"; arm_rec 'sdt_rs:*')"
+pc scan "$real" >/dev/null
+check "the next writer replaces a damaged index" grep -qx "keys $(($(wc -l < "$names") - 2 - $(grep -c '^bucket ' "$names")))" "$names"
+
 # staleness: v1 is stale (path holds v2); rs_sem copy removed -> missing
 rm "$T/tree/rs_sem"
 out=$(pc status --stale)
