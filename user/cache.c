@@ -809,11 +809,13 @@ int pc_cache_store(const struct pc_binary *b)
 	ret = pc_cache_lock();
 	if (ret)
 		return ret;
-	ret = pc_index_touch(b->build_id);
+	ret = pc_index_touch(b->build_id, b);
 	if (!ret)
 		ret = mkdir_p(dir);
 	if (!ret)
 		ret = replace_file(file, dir, b);
+	if (ret)	/* the file is not what the index was told */
+		pc_index_touch(NULL, NULL);
 	pc_cache_unlock();
 	if (ret)
 		pc_err("%s: cannot write cache file: %s", file, strerror(-ret));
@@ -880,7 +882,7 @@ int pc_cache_store_many(struct pc_binary *const *b, size_t n, size_t *stored)
 		return ret;
 	}
 	for (size_t i = 0; !ret && i < n; i++)
-		ret = pc_index_touch(b[i]->build_id);
+		ret = pc_index_touch(b[i]->build_id, b[i]);
 	for (size_t i = 0; !ret && i < n; i++)
 		ret = stage(b[i], &p[i]);
 	if (!ret)	/* the data of every temp file at once, not an fsync per file */
@@ -895,6 +897,8 @@ int pc_cache_store_many(struct pc_binary *const *b, size_t n, size_t *stored)
 	}
 	if (!ret)
 		ret = sync_buckets(b, n);
+	if (ret)	/* some files are not what the index was told */
+		pc_index_touch(NULL, NULL);
 	for (size_t i = 0; i < n; i++)
 		if (p[i].written)
 			unlink(p[i].tmp);
@@ -914,11 +918,13 @@ int pc_cache_remove(const char *build_id)
 	ret = pc_cache_lock();
 	if (ret)
 		return ret;
-	ret = pc_index_touch(build_id);
-	if (!ret && unlink(file))
+	ret = pc_index_touch(build_id, NULL);
+	if (!ret && unlink(file)) {
 		ret = -errno;
-	else if (!ret)
+		pc_index_touch(NULL, NULL);	/* still there: its keys must stay */
+	} else if (!ret) {
 		fsync_dir(dir);
+	}
 	rmdir(dir);	/* only succeeds once the last file of the bucket is gone */
 	pc_cache_unlock();
 	return ret;
@@ -1038,7 +1044,7 @@ int pc_cache_clear(unsigned int *removed)
 	ret = pc_cache_lock();
 	if (ret)
 		return ret;
-	ret = pc_index_touch(NULL);
+	ret = pc_index_touch(NULL, NULL);
 	if (!ret)
 		ret = list_ids(&ids, &n);
 	for (size_t i = 0; !ret && i < n; i++) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 
 #define INDEX_MAGIC	"probecache-names 1"
 #define INDEX_MAX	(1u << 30)	/* 10 million lines of ~100 bytes */
+#define KEY_LINE_MAX	(2 * PROBECACHE_NAME_MAX + 2 * PROBECACHE_BUILD_ID_MAX + 8)
 
 /* ---- sets of build-ids ---- */
 
@@ -206,6 +208,7 @@ static int write_index(struct lines *l)
 	for (size_t i = 0; i < l->n; i++)
 		if (!i || strcmp(l->v[i], l->v[i - 1]))
 			fprintf(f, "%s\n", l->v[i]);
+	fputs("end\n", f);
 	free(fp);
 	if (fflush(f) || fchmod(fd, 0644) || fsync(fd))
 		ret = -errno;
@@ -220,81 +223,120 @@ static int write_index(struct lines *l)
 
 /* ---- reading ---- */
 
+/*
+ * The file is mapped, not read: a lookup touches the header and the few
+ * pages a binary search visits, so it costs the same at any cache size.
+ */
 struct pc_index {
-	char *buf;
-	size_t n;
-	char **keys;	/* "GROUP:NAME BID", sorted */
+	char *map;
+	size_t len;
+	const char *keys, *end;	/* the key lines, each ending in '\n' */
+	size_t n;		/* as the header says */
 };
 
 void pc_index_close(struct pc_index *x)
 {
 	if (!x)
 		return;
-	free(x->buf);
-	free(x->keys);
+	if (x->map)
+		munmap(x->map, x->len);
 	free(x);
 }
 
-/* A key line: "GROUP:NAME BID" with a valid build-id. */
-static bool key_ok(const char *s)
+/* The line at @p: its length without the newline; 0 past the end. */
+static size_t line_len(const struct pc_index *x, const char *p)
 {
-	const char *sp = strchr(s, ' ');
+	const char *nl = p < x->end ? memchr(p, '\n', x->end - p) : NULL;
 
-	return sp && sp > s && memchr(s, ':', sp - s) && pc_build_id_valid(sp + 1);
+	return nl ? (size_t)(nl - p) : 0;
 }
 
-/* Header, fingerprint (must be the directories' now) and the key lines. */
-static int parse_index(struct pc_index *x, size_t len, bool check_fresh)
+/* One key line into @buf as "GROUP:NAME BID", checked; false if it is no such line. */
+static bool key_line(const struct pc_index *x, const char *p, char *buf, size_t size)
 {
-	char *pos = x->buf, *end = x->buf + len, *s, *fp = NULL, *hdr;
-	size_t fplen, want;
-	bool nl;
+	size_t n = line_len(x, p);
+	char *sp;
+
+	if (!n || n >= size)
+		return false;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	sp = strchr(buf, ' ');
+	return sp && sp > buf && memchr(buf, ':', sp - buf) && pc_build_id_valid(sp + 1);
+}
+
+/* The next line of the header at *@pos, or NULL. */
+static const char *hdr_line(const struct pc_index *x, const char **pos, size_t *n)
+{
+	const char *p = *pos, *nl = memchr(p, '\n', x->map + x->len - p);
+
+	if (!nl)
+		return NULL;
+	*n = nl - p;
+	*pos = nl + 1;
+	return p;
+}
+
+/* Header and fingerprint (which must be the directories' now); the key lines are checked when used. */
+static int parse_index(struct pc_index *x, bool check_fresh)
+{
+	const char *pos = x->map, *s, *hdr;
+	char *fp = NULL, keys[32];
+	size_t n, fplen;
 	int ret;
 
-	s = pc_next_line(&pos, end, &nl);
-	if (!s || !nl || strcmp(s, INDEX_MAGIC))
+	s = hdr_line(x, &pos, &n);
+	if (!s || n != strlen(INDEX_MAGIC) || memcmp(s, INDEX_MAGIC, n))
 		return -ESTALE;
 	hdr = pos;
-	while ((s = pc_next_line(&pos, end, &nl)) && nl && !strncmp(s, "bucket ", 7))
+	while ((s = hdr_line(x, &pos, &n)) && n > 7 && !memcmp(s, "bucket ", 7))
 		;
-	if (!s || !nl || sscanf(s, "keys %zu", &want) != 1)
+	if (!s || n >= sizeof(keys))
 		return -ESTALE;
-	if (check_fresh) {
-		ret = fingerprint(&fp, &fplen);
-		if (ret)
-			return ret;
-		ret = (size_t)(s - hdr) == fplen ? 0 : -ESTALE;
-		/* the bucket lines, cut at their newlines by pc_next_line() */
-		for (size_t i = 0; !ret && i < fplen; i++)
-			if (fp[i] != (hdr[i] ? hdr[i] : '\n'))
-				ret = -ESTALE;
-		free(fp);
-		if (ret)
-			return ret;
-	}
-	if (want > len / 9)	/* a key line is at least "g:e " and a 4-digit build-id */
+	memcpy(keys, s, n);
+	keys[n] = '\0';
+	if (sscanf(keys, "keys %zu", &x->n) != 1 || x->n > x->len / 9)
+		return -ESTALE;	/* a key line is at least "g:e " and a 4-digit build-id */
+	/* written last: a file cut short lacks it */
+	if (x->len < 4 || memcmp(x->map + x->len - 4, "end\n", 4))
 		return -ESTALE;
-	x->keys = malloc((want ? want : 1) * sizeof(*x->keys));
-	if (!x->keys)
-		return -ENOMEM;
-	while (x->n < want && (s = pc_next_line(&pos, end, &nl)) && nl && key_ok(s))
-		x->keys[x->n++] = s;
-	return x->n == want && pos == end ? 0 : -ESTALE;
+	x->keys = pos;
+	x->end = x->map + x->len - 4;
+	if (x->keys > x->end)
+		return -ESTALE;
+	if (!check_fresh)
+		return 0;
+	ret = fingerprint(&fp, &fplen);
+	if (!ret && (fplen != (size_t)(s - hdr) || memcmp(fp, hdr, fplen)))
+		ret = -ESTALE;
+	free(fp);
+	return ret;
 }
 
 static int index_read(struct pc_index **out, bool check_fresh)
 {
 	struct pc_index *x = calloc(1, sizeof(*x));
 	char path[PATH_MAX];
-	size_t len;
-	int ret;
+	struct stat st;
+	int fd, ret;
 
 	if (!x)
 		return -ENOMEM;
 	index_path(path, sizeof(path));
-	ret = pc_read_file(path, PC_RD_NOFOLLOW, INDEX_MAX, &x->buf, &len);
+	fd = pc_open_regular(path, PC_RD_NOFOLLOW, &st);
+	ret = fd < 0 ? fd : st.st_size > INDEX_MAX || !st.st_size ? -ESTALE : 0;
+	if (!ret) {
+		x->len = st.st_size;
+		x->map = mmap(NULL, x->len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (x->map == MAP_FAILED) {
+			x->map = NULL;
+			ret = -errno;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
 	if (!ret)
-		ret = parse_index(x, len, check_fresh);
+		ret = parse_index(x, check_fresh);
 	if (ret) {
 		pc_index_close(x);
 		return ret;
@@ -303,67 +345,184 @@ static int index_read(struct pc_index **out, bool check_fresh)
 	return 0;
 }
 
+/* Calls @fn for every key line, checked, as "GROUP:NAME BID" in a buffer it may cut. */
+static int each_key(const struct pc_index *x, int (*fn)(char *line, void *ctx), void *ctx)
+{
+	char buf[KEY_LINE_MAX];
+	int ret = 0;
+
+	for (const char *p = x->keys; !ret && p < x->end; p += line_len(x, p) + 1) {
+		if (!line_len(x, p))
+			return -ESTALE;
+		if (key_line(x, p, buf, sizeof(buf)))
+			ret = fn(buf, ctx);
+	}
+	return ret;
+}
+
 /* ---- the writer's session ---- */
+
+/* One change: the file of @bid, and its key lines as stored (none if removed). */
+struct touch {
+	char bid[41];
+	unsigned int seq;	/* a build-id stored twice: the later one counts */
+};
 
 static struct {
 	bool active;		/* a cache file changed since the lock was taken */
 	bool full;		/* rebuild from every cache file at the end */
 	struct pc_index *base;	/* the index as it was, when usable */
-	struct pc_ids changed;
+	struct touch *t;
+	size_t nt, capt;
+	struct lines add;	/* key lines of the stored binaries, in touch order */
+	unsigned int *add_seq;	/* the touch each line came with */
+	size_t cap_seq;
 } ses;
 
-int pc_index_touch(const char *bid)
+/* No bucket directory yet: an empty index is the right base (import into a new cache). */
+static bool cache_empty(void)
+{
+	char *fp = NULL;
+	size_t len = 0;
+	bool empty = !fingerprint(&fp, &len) && !len;
+
+	free(fp);
+	return empty;
+}
+
+static void session_begin(void)
 {
 	char path[PATH_MAX];
 	int fd;
 
-	if (!ses.active) {
-		ses.active = true;
-		ses.full = index_read(&ses.base, true) != 0;
-		index_path(path, sizeof(path));
-		/* gone before any cache file changes: a crash from here on leaves none */
-		if (!unlink(path)) {
-			fd = open(pc_cache_dir(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (fd >= 0) {
-				fsync(fd);
-				close(fd);
-			}
-		}
+	ses.active = true;
+	ses.add.owned = true;
+	ses.full = index_read(&ses.base, true) != 0 && !cache_empty();
+	index_path(path, sizeof(path));
+	/* gone before any cache file changes: a crash from here on leaves none */
+	if (unlink(path))
+		return;
+	fd = open(pc_cache_dir(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
 	}
-	if (!bid) {
-		ses.full = true;
-		return 0;
-	}
-	return ses.full ? 0 : pc_ids_add(&ses.changed, bid);
 }
 
-/* The old index's lines of unchanged build-ids, then the changed files' lines now. */
-static int incremental(struct lines *l)
+static int note_lines(const struct pc_binary *b, unsigned int seq)
 {
-	const struct pc_index *x = ses.base;
-	struct pc_binary *b;
+	size_t from = ses.add.n;
+	int ret = binary_lines((struct pc_binary *)b, &ses.add);
+
+	if (!ret && ses.add.n > ses.cap_seq) {
+		unsigned int *v = realloc(ses.add_seq, ses.add.cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		ses.add_seq = v;
+		ses.cap_seq = ses.add.cap;
+	}
+	for (size_t i = from; !ret && i < ses.add.n; i++)
+		ses.add_seq[i] = seq;
+	return ret;
+}
+
+int pc_index_touch(const char *bid, const struct pc_binary *b)
+{
+	struct touch *t;
+
+	if (!ses.active)
+		session_begin();
+	if (!bid)
+		ses.full = true;
+	if (ses.full)
+		return 0;
+	if (ses.nt == ses.capt) {
+		size_t cap = ses.capt ? 2 * ses.capt : 64;
+
+		t = realloc(ses.t, cap * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		ses.t = t;
+		ses.capt = cap;
+	}
+	t = &ses.t[ses.nt];
+	snprintf(t->bid, sizeof(t->bid), "%s", bid);
+	t->seq = ses.nt++;
+	return b ? note_lines(b, t->seq) : 0;
+}
+
+/* By build-id, the latest touch first. */
+static int cmp_touch(const void *a, const void *b)
+{
+	const struct touch *x = a, *y = b;
+	int c = strcmp(x->bid, y->bid);
+
+	return c ? c : (x->seq < y->seq) - (x->seq > y->seq);
+}
+
+static int cmp_bid_only(const void *a, const void *b)
+{
+	return strcmp(((const struct touch *)a)->bid, ((const struct touch *)b)->bid);
+}
+
+/* ses.t sorted, one per build-id (its latest touch), and their build-ids as a set. */
+static int latest_touches(struct pc_ids *changed)
+{
+	size_t k = 0;
 	int ret = 0;
 
-	pc_ids_sort(&ses.changed);
-	for (size_t i = 0; !ret && i < x->n; i++) {
-		char *s = strdup(x->keys[i]);
+	if (ses.nt)
+		qsort(ses.t, ses.nt, sizeof(*ses.t), cmp_touch);
+	for (size_t i = 0; i < ses.nt; i++)
+		if (!i || strcmp(ses.t[i].bid, ses.t[k - 1].bid))
+			ses.t[k++] = ses.t[i];
+	ses.nt = k;
+	for (size_t i = 0; !ret && i < k; i++)
+		ret = pc_ids_add(changed, ses.t[i].bid);
+	return ret;
+}
 
-		if (!s)
-			return -ENOMEM;
-		if (pc_ids_has(&ses.changed, strchr(s, ' ') + 1) || lines_push(l, s))
-			free(s);
+struct keep {
+	struct pc_ids changed;
+	struct lines *out;
+};
+
+static int keep_unchanged(char *line, void *ctx)
+{
+	struct keep *k = ctx;
+	char *s;
+
+	if (pc_ids_has(&k->changed, strchr(line, ' ') + 1))
+		return 0;
+	s = strdup(line);
+	if (!s || lines_push(k->out, s)) {
+		free(s);
+		return -ENOMEM;
 	}
-	for (size_t i = 0; !ret && i < ses.changed.n; i++) {
-		ret = pc_cache_load_quiet(ses.changed.v[i], &b);
-		if (ret == -ENOMEM)
-			break;
-		if (ret) {	/* removed, or unreadable: it has no keys */
-			ret = 0;
+	return 0;
+}
+
+/* The old index's lines of unchanged build-ids, and the lines of each changed one's last store. */
+static int incremental(struct lines *l)
+{
+	struct keep k = { .out = l };
+	int ret = latest_touches(&k.changed);
+
+	if (!ret && ses.base)
+		ret = each_key(ses.base, keep_unchanged, &k);
+	for (size_t i = 0; !ret && i < ses.add.n; i++) {
+		struct touch key, *t;
+
+		snprintf(key.bid, sizeof(key.bid), "%s", strchr(ses.add.v[i], ' ') + 1);
+		t = bsearch(&key, ses.t, ses.nt, sizeof(*ses.t), cmp_bid_only);
+		if (!t || t->seq != ses.add_seq[i])
 			continue;
-		}
-		ret = binary_lines(b, l);
-		pc_binary_free(b);
+		ret = lines_push(l, ses.add.v[i]);
+		if (!ret)
+			ses.add.v[i] = NULL;	/* moved */
 	}
+	pc_ids_free(&k.changed);
 	return ret;
 }
 
@@ -374,7 +533,7 @@ void pc_index_session_end(void)
 
 	if (!ses.active)
 		return;
-	if (ses.full || !ses.base)
+	if (ses.full)
 		ret = pc_cache_foreach_quiet(binary_lines, &l);
 	else
 		ret = incremental(&l);
@@ -383,8 +542,10 @@ void pc_index_session_end(void)
 	if (ret)	/* no index: readers read every file, the next writer rebuilds it */
 		pc_info("%s/names: not written: %s", pc_cache_dir(), strerror(-ret));
 	lines_free(&l);
+	lines_free(&ses.add);
 	pc_index_close(ses.base);
-	pc_ids_free(&ses.changed);
+	free(ses.t);
+	free(ses.add_seq);
 	memset(&ses, 0, sizeof(ses));
 }
 
@@ -398,7 +559,7 @@ static int rebuild(void)
 	if (pc_cache_trylock_quiet())
 		return -ESTALE;
 	if (access(pc_cache_dir(), W_OK) == 0)
-		pc_index_touch(NULL);
+		pc_index_touch(NULL, NULL);
 	pc_cache_unlock();
 	return 0;
 }
@@ -415,20 +576,33 @@ int pc_index_open(struct pc_index **x)
 	return ret == -ENOMEM ? ret : ret ? -ESTALE : 0;
 }
 
-/* First key line >= @key, comparing only the key part. */
-static size_t lower_bound(const struct pc_index *x, const char *key)
+/* Key part of the line at @p against @key: <0, 0, >0 like strcmp. */
+static int key_cmp(const char *p, const char *key)
 {
-	size_t lo = 0, hi = x->n, klen = strlen(key);
+	for (; *key && *p == *key; p++, key++)
+		;
+	if (!*key)
+		return *p == ' ' ? 0 : 1;	/* a longer key sorts after */
+	return (unsigned char)*p < (unsigned char)*key ? -1 : 1;
+}
+
+static const char *line_start(const char *lo, const char *p)
+{
+	while (p > lo && p[-1] != '\n')
+		p--;
+	return p;
+}
+
+/* The first key line >= @key: a binary search over the bytes, moved to line starts. */
+static const char *lower_bound(const struct pc_index *x, const char *key)
+{
+	const char *lo = x->keys, *hi = x->end;
 
 	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *s = x->keys[mid];
-		int c = strncmp(s, key, klen);
+		const char *mid = line_start(lo, lo + (hi - lo) / 2);
 
-		if (!c)
-			c = s[klen] == ' ' ? 0 : 1;	/* a longer key sorts after */
-		if (c < 0)
-			lo = mid + 1;
+		if (key_cmp(mid, key) < 0)
+			lo = mid + line_len(x, mid) + 1;
 		else
 			hi = mid;
 	}
@@ -437,37 +611,41 @@ static size_t lower_bound(const struct pc_index *x, const char *key)
 
 int pc_index_lookup(const struct pc_index *x, const char *key, struct pc_ids *out)
 {
-	size_t klen = strlen(key);
+	char buf[KEY_LINE_MAX];
 	int ret = 0;
 
-	for (size_t i = lower_bound(x, key); !ret && i < x->n; i++) {
-		const char *s = x->keys[i];
-
-		if (strncmp(s, key, klen) || s[klen] != ' ')
+	for (const char *p = lower_bound(x, key); !ret && p < x->end && !key_cmp(p, key);
+	     p += line_len(x, p) + 1) {
+		if (!line_len(x, p))
 			break;
-		ret = pc_ids_add(out, s + klen + 1);
+		if (key_line(x, p, buf, sizeof(buf)))
+			ret = pc_ids_add(out, strchr(buf, ' ') + 1);
 	}
 	return ret;
+}
+
+struct scan {
+	bool (*match)(const char *group, const char *name, const char *bid, void *ctx);
+	void *ctx;
+	struct pc_ids *out;
+};
+
+static int scan_line(char *line, void *ctx)
+{
+	struct scan *sc = ctx;
+	char *colon = strchr(line, ':'), *sp = strchr(line, ' ');
+
+	if (colon > sp)
+		return 0;
+	*colon = *sp = '\0';
+	return sc->match(line, colon + 1, sp + 1, sc->ctx) ? pc_ids_add(sc->out, sp + 1) : 0;
 }
 
 int pc_index_scan(const struct pc_index *x,
 		  bool (*match)(const char *group, const char *name, const char *bid, void *ctx),
 		  void *ctx, struct pc_ids *out)
 {
-	char buf[2 * PROBECACHE_NAME_MAX + 2 * PROBECACHE_BUILD_ID_MAX + 8];
-	int ret = 0;
+	struct scan sc = { match, ctx, out };
 
-	for (size_t i = 0; !ret && i < x->n; i++) {
-		char *colon, *sp;
-
-		snprintf(buf, sizeof(buf), "%s", x->keys[i]);
-		colon = strchr(buf, ':');
-		sp = strchr(buf, ' ');
-		if (!colon || !sp || colon > sp)
-			continue;
-		*colon = *sp = '\0';
-		if (match(buf, colon + 1, sp + 1, ctx))
-			ret = pc_ids_add(out, sp + 1);
-	}
-	return ret;
+	return each_key(x, scan_line, &sc);
 }

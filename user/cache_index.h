@@ -11,6 +11,7 @@
  *   sdt_libstdcxx:throw 2e4f...        GROUP:EVENT BUILD-ID
  *   sdt_libstdcxx:throw_1 2e4f...
  *   probe_app:parse 91aa...
+ *   end                                last: a file cut short is not used
  *
  * An SDT entry is listed under GROUP:EVENT and, when its note's name
  * differs (throw_1 of throw), under GROUP:NAME too. The index only narrows
@@ -49,8 +50,12 @@ void pc_ids_free(struct pc_ids *s);
 
 /* ---- writers (cache.c, under the lock) ---- */
 
-/* Before a change to @bid's cache file (NULL: to any of them). */
-int pc_index_touch(const char *bid);
+/*
+ * Before a change to @bid's cache file: @b is what will be stored, NULL if
+ * it is removed. @bid NULL: any file may change (or a change failed and the
+ * files are not what was said): the index is rebuilt from them all.
+ */
+int pc_index_touch(const char *bid, const struct pc_binary *b);
 /* At the end of the outermost lock: writes the index if the session changed anything. */
 void pc_index_session_end(void);
 

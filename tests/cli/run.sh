@@ -248,7 +248,7 @@ check_eq "import puts it back in the index, and arm finds it" "${via['sdt_libstd
 check_eq "an index damaged by hand is not used (same records)" "${via['sdt_rs:*']}" \
 	"$(sed -i 's/^keys .*/keys 999999999/' "$names"; arm_rec 'sdt_rs:*')"
 pc scan "$real" >/dev/null
-check "the next writer replaces a damaged index" grep -qx "keys $(($(wc -l < "$names") - 2 - $(grep -c '^bucket ' "$names")))" "$names"
+check "the next writer replaces a damaged index" grep -qx "keys $(($(wc -l < "$names") - 3 - $(grep -c "^bucket " "$names")))" "$names"
 
 # staleness: v1 is stale (path holds v2); rs_sem copy removed -> missing
 rm "$T/tree/rs_sem"
@@ -307,6 +307,13 @@ check_eq "status without the module exits 1" 1 "$(rc pc status)"
 check "arm without the module says so" sh -c \
 	"'$PC_BIN' arm 'sdt_libstdcxx:throw' 2>&1 | grep -q 'not loaded'"
 
+# the index kept step by step (scan, del, gc, import, concurrent scans) is the one rebuilt from the files
+kept=$(sed -n '/^keys/,$p' "$names")
+rm "$names"; pc list >/dev/null 2>&1; pc arm 'nosuch:nosuch' >/dev/null 2>&1
+check_eq "the index kept by every writer above equals one rebuilt from the files" \
+	"$kept" "$(sed -n '/^keys/,$p' "$names")"
+check "it is not empty" test "$(echo "$kept" | wc -l)" -gt 3
+
 # ---- help, clear ----
 for c in scan list del clear arm disarm status gc; do
 	check "help $c prints its usage" sh -c "'$PC_BIN' help $c | grep -q '^usage: probecache-resolve $c'"
@@ -315,5 +322,6 @@ out=$(pc clear)
 check "clear removes every cache file" \
 	test -z "$(find "$T/cache" -name '*.probes')"
 check_eq "list after clear is empty" "" "$(pc list)"
+check_eq "clear leaves an empty index" "keys 0|end" "$(sed -n '/^keys/,$p' "$names" | paste -sd'|')"
 
 tap_done
