@@ -17,6 +17,8 @@
 
 #define DEBUG_MAX_MB_DEFAULT	2048
 
+static int unlink_copy(const char *copy);
+
 /* DIR/debug: libdwfl looks for DIR/debug/.build-id/XX/YYYY.debug there. */
 static void debug_root(char *buf, size_t len)
 {
@@ -264,7 +266,7 @@ static bool make_room(uint64_t incoming)
 	for (i = 0; i < n && total + incoming > cap; i++) {
 		pc_info("%s: removed, the debuginfo copies exceed %llu MB", v[i].path,
 			(unsigned long long)(cap >> 20));
-		if (!unlink(v[i].path))
+		if (!unlink_copy(v[i].path))
 			total -= v[i].size;
 	}
 	free(v);
@@ -309,29 +311,109 @@ static int write_copy(const char *file, Elf *in)
 	return ret;
 }
 
-void pc_debugcache_note(const char *debug_file, const char *bid, Elf *dw_elf)
+bool pc_debugcache_note(const char *debug_file, const char *bid, Elf *dw_elf)
 {
 	char file[PATH_MAX], root[PATH_MAX];
 	int ret;
 
 	if (!debug_file || copy_path(bid, file, sizeof(file)) || !max_bytes())
-		return;
+		return false;
 	debug_root(root, sizeof(root));
 	if (!strncmp(debug_file, root, strlen(root)) && debug_file[strlen(root)] == '/') {
 		utimensat(AT_FDCWD, debug_file, NULL, 0);	/* used: last to be evicted */
-		return;
+		return true;
 	}
 	if (!has_compressed(debug_file))
-		return;	/* libdw maps an uncompressed file as it is: a copy gains nothing */
+		return false;	/* libdw maps an uncompressed file as it is: a copy gains nothing */
 	if (!make_room(elf_bytes(dw_elf))) {
 		pc_info("%s: no uncompressed copy: above PROBECACHE_DEBUG_MAX_MB", debug_file);
-		return;
+		return false;
 	}
 	ret = write_copy(file, dw_elf);
 	if (ret)
 		pc_info("%s: no uncompressed copy in %s: %s", debug_file, file, strerror(-ret));
 	else
 		pc_info("%s: uncompressed copy kept as %s", debug_file, file);
+	return !ret;
+}
+
+/* DIR/debug/.build-id/XX/YYYY.funcs */
+static int funcs_path(const char *bid, char *buf, size_t len)
+{
+	int ret = copy_path(bid, buf, len);
+
+	if (ret)
+		return ret;
+	if (strlen(buf) + 1 > len)
+		return -ENAMETOOLONG;
+	strcpy(buf + strlen(buf) - strlen(".debug"), ".funcs");
+	return 0;
+}
+
+/* A copy goes with its function index. */
+static int unlink_copy(const char *copy)
+{
+	char funcs[PATH_MAX + 300];
+	int ret = unlink(copy) ? -errno : 0;
+
+	snprintf(funcs, sizeof(funcs), "%.*s.funcs", (int)(strlen(copy) - 6), copy);
+	unlink(funcs);
+	return ret;
+}
+
+int pc_debugcache_funcs_read(const char *bid, uint64_t info_size, char **buf, size_t *len)
+{
+	char file[PATH_MAX], want[64];
+	size_t n;
+	int ret = funcs_path(bid, file, sizeof(file));
+
+	if (!ret)
+		ret = pc_read_file(file, PC_RD_NOFOLLOW, 256u << 20, buf, len);
+	if (ret)
+		return -ENOENT;
+	n = snprintf(want, sizeof(want), "probecache-funcs 1\ndebug_info %llu\n",
+		     (unsigned long long)info_size);
+	if (*len < n + 4 || memcmp(*buf, want, n) || memcmp(*buf + *len - 4, "end\n", 4)) {
+		free(*buf);
+		return -ENOENT;
+	}
+	*len -= n + 4;	/* the name lines only */
+	memmove(*buf, *buf + n, *len);
+	(*buf)[*len] = '\0';
+	return 0;
+}
+
+int pc_debugcache_funcs_write(const char *bid, uint64_t info_size, const char *lines, size_t len)
+{
+	char file[PATH_MAX], tmp[PATH_MAX + 16];
+	FILE *f;
+	int fd, ret = funcs_path(bid, file, sizeof(file));
+
+	if (ret)
+		return ret;
+	snprintf(tmp, sizeof(tmp), "%.*s/.tmp.XXXXXX", (int)(strrchr(file, '/') - file), file);
+	fd = mkstemp(tmp);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		return ret;
+	}
+	fprintf(f, "probecache-funcs 1\ndebug_info %llu\n", (unsigned long long)info_size);
+	fwrite(lines, 1, len, f);
+	fputs("end\n", f);
+	if (fflush(f) || fchmod(fd, 0644) || fsync(fd))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, file))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
 }
 
 int pc_debugcache_gc(bool (*keep)(const char *bid, void *ctx), void *ctx, bool dry,
@@ -354,8 +436,8 @@ int pc_debugcache_gc(bool (*keep)(const char *bid, void *ctx), void *ctx, bool d
 		printf("%s debuginfo copy %s (%lld MB): no cached probe uses it\n",
 		       dry ? "would remove" : "removed", v[i].path,
 		       (long long)(v[i].size >> 20));
-		if (!dry && unlink(v[i].path) && !ret)
-			ret = -errno;
+		if (!dry && !ret)
+			ret = unlink_copy(v[i].path);
 		(*removed)++;
 	}
 	free(v);

@@ -29,10 +29,24 @@ char *pc_debugcache_search_path(void);
  * After a resolve found its DWARF in @debug_file (build-id @bid, hex):
  * a copy in use is marked as used; a compressed original gets its copy,
  * written from @dw_elf (libdw's own handle, whose debug sections libdw has
- * inflated already). Best effort: reasons are said with -v only.
+ * inflated already). Best effort: reasons are said with -v only. True if a
+ * copy is there now.
  */
 struct Elf;
-void pc_debugcache_note(const char *debug_file, const char *bid, struct Elf *dw_elf);
+bool pc_debugcache_note(const char *debug_file, const char *bid, struct Elf *dw_elf);
+
+/*
+ * Next to a copy, DIR/debug/.build-id/XX/YYYY.funcs: which CUs define which
+ * function names, as one walk of every CU with dwarf_getfuncs() found them
+ * (dwarf.c), so that one definition searches only its CUs, not all of them.
+ * Text: "probecache-funcs 1", "debug_info SIZE" (the section it describes),
+ * then "NAME CU-OFFSET" lines sorted by name, then "end". Removed with its
+ * copy. _read: 0 with the lines (from "debug_info" on) in a malloc'd
+ * buffer, -ENOENT if none or not for a .debug_info of @info_size.
+ */
+int pc_debugcache_funcs_read(const char *bid, uint64_t info_size, char **buf, size_t *len);
+int pc_debugcache_funcs_write(const char *bid, uint64_t info_size, const char *lines,
+			      size_t len);
 
 /*
  * Remove every copy for which @keep(build-id, @ctx) is false (with @dry,
