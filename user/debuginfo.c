@@ -375,6 +375,7 @@ int pc_debugcache_funcs_read(const char *bid, uint64_t info_size, char **buf, si
 		     (unsigned long long)info_size);
 	if (*len < n + 4 || memcmp(*buf, want, n) || memcmp(*buf + *len - 4, "end\n", 4)) {
 		free(*buf);
+		*buf = NULL;
 		return -ENOENT;
 	}
 	*len -= n + 4;	/* the name lines only */

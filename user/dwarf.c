@@ -2055,7 +2055,9 @@ static int load_index(struct pc_dw_file *f, uint64_t isize)
 	if (f->nidx == n && !s)
 		return 0;
 	free(f->idx);	/* damaged: walk the CUs instead */
+	free(f->saved);
 	f->idx = NULL;
+	f->saved = NULL;
 	f->nidx = 0;
 	return -ENOENT;
 }
