@@ -815,7 +815,7 @@ int pc_cache_store(const struct pc_binary *b)
 	if (!ret)
 		ret = replace_file(file, dir, b);
 	if (ret)	/* the file is not what the index was told */
-		pc_index_touch(NULL, NULL);
+		pc_index_redo();
 	pc_cache_unlock();
 	if (ret)
 		pc_err("%s: cannot write cache file: %s", file, strerror(-ret));
@@ -898,7 +898,7 @@ int pc_cache_store_many(struct pc_binary *const *b, size_t n, size_t *stored)
 	if (!ret)
 		ret = sync_buckets(b, n);
 	if (ret)	/* some files are not what the index was told */
-		pc_index_touch(NULL, NULL);
+		pc_index_redo();
 	for (size_t i = 0; i < n; i++)
 		if (p[i].written)
 			unlink(p[i].tmp);
@@ -921,7 +921,7 @@ int pc_cache_remove(const char *build_id)
 	ret = pc_index_touch(build_id, NULL);
 	if (!ret && unlink(file)) {
 		ret = -errno;
-		pc_index_touch(NULL, NULL);	/* still there: its keys must stay */
+		pc_index_redo();	/* still there: its keys must stay */
 	} else if (!ret) {
 		fsync_dir(dir);
 	}
@@ -937,8 +937,8 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Collects the build-ids of every DIR/XX/YYYY.probes, sorted. */
-static int list_ids(char ***out, size_t *n)
+/* Collects the build-ids of every DIR/XX/YYYY.probes (of bucket @only if given), sorted. */
+static int list_bucket_ids(const char *only, char ***out, size_t *n)
 {
 	DIR *top, *sub;
 	struct dirent *d, *e;
@@ -952,7 +952,7 @@ static int list_ids(char ***out, size_t *n)
 		return errno == ENOENT ? 0 : -errno;
 	while ((d = readdir(top))) {
 		if (strlen(d->d_name) != 2 || !isxdigit((unsigned char)d->d_name[0]) ||
-		    !isxdigit((unsigned char)d->d_name[1]))
+		    !isxdigit((unsigned char)d->d_name[1]) || (only && strcmp(d->d_name, only)))
 			continue;
 		snprintf(dir, sizeof(dir), "%s/%s", pc_cache_dir(), d->d_name);
 		sub = opendir(dir);
@@ -981,6 +981,11 @@ static int list_ids(char ***out, size_t *n)
 	return 0;
 }
 
+static int list_ids(char ***out, size_t *n)
+{
+	return list_bucket_ids(NULL, out, n);
+}
+
 static void free_ids(char **ids, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -988,13 +993,13 @@ static void free_ids(char **ids, size_t n)
 	free(ids);
 }
 
-int pc_cache_foreach(int (*fn)(struct pc_binary *b, void *ctx), void *ctx)
+static int foreach_in(const char *only, int (*fn)(struct pc_binary *b, void *ctx), void *ctx)
 {
 	char **ids, file[PATH_MAX];
 	struct parse_ctx p;
 	struct pc_binary *b;
 	size_t n, i;
-	int ret = list_ids(&ids, &n);
+	int ret = list_bucket_ids(only, &ids, &n);
 
 	if (ret) {
 		pc_err("%s: %s", pc_cache_dir(), strerror(-ret));
@@ -1024,12 +1029,18 @@ int pc_cache_foreach(int (*fn)(struct pc_binary *b, void *ctx), void *ctx)
 	return ret;
 }
 
-int pc_cache_foreach_quiet(int (*fn)(struct pc_binary *b, void *ctx), void *ctx)
+int pc_cache_foreach(int (*fn)(struct pc_binary *b, void *ctx), void *ctx)
+{
+	return foreach_in(NULL, fn, ctx);
+}
+
+int pc_cache_foreach_bucket_quiet(const char *xx, int (*fn)(struct pc_binary *b, void *ctx),
+				  void *ctx)
 {
 	int ret;
 
 	quiet = true;
-	ret = pc_cache_foreach(fn, ctx);
+	ret = foreach_in(xx, fn, ctx);
 	quiet = false;
 	return ret;
 }

@@ -66,40 +66,6 @@ void pc_ids_free(struct pc_ids *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* ---- the file ---- */
-
-static void index_path(char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/names", pc_cache_dir());
-}
-
-/* "bucket XX SEC.NSEC\n" for every bucket directory there is now: what staleness compares. */
-static int fingerprint(char **out, size_t *len)
-{
-	char name[3], line[64];
-	FILE *f = open_memstream(out, len);
-	int dfd = open(pc_cache_dir(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	struct stat st;
-
-	if (!f || dfd < 0) {
-		if (f)
-			fclose(f);
-		if (dfd >= 0)
-			close(dfd);
-		return f ? -errno : -ENOMEM;
-	}
-	for (unsigned int i = 0; i < 256; i++) {
-		snprintf(name, sizeof(name), "%02x", i);
-		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
-			continue;
-		snprintf(line, sizeof(line), "bucket %s %lld.%09ld\n", name,
-			 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-		fputs(line, f);
-	}
-	close(dfd);
-	return fclose(f) ? -ENOMEM : 0;
-}
-
 /* ---- lines ---- */
 
 struct lines {
@@ -177,22 +143,61 @@ static int cmp_line(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Writes header, fingerprint and the sorted, de-duplicated @l atomically. */
-static int write_index(struct lines *l)
-{
-	char path[PATH_MAX], tmp[PATH_MAX + 16], *fp = NULL;
-	size_t fplen, n = 0;
-	FILE *f;
-	int fd, ret;
+/* ---- shard files ---- */
 
-	qsort(l->v, l->n, sizeof(*l->v), cmp_line);
+/* DIR/names/XX indexes the cache files of bucket DIR/XX. */
+static void shard_path(unsigned int k, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/names/%02x", pc_cache_dir(), k);
+}
+
+static unsigned int bucket_of(const char *bid)
+{
+	char xx[3] = { bid[0], bid[1], 0 };
+
+	return strtoul(xx, NULL, 16) & 0xff;
+}
+
+/* "bucket XX SEC.NSEC": the shard's line that staleness compares; false if no bucket. */
+static bool bucket_stamp(unsigned int k, char *buf, size_t len)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s/%02x", pc_cache_dir(), k);
+	if (lstat(dir, &st) || !S_ISDIR(st.st_mode))
+		return false;
+	snprintf(buf, len, "bucket %02x %lld.%09ld", k, (long long)st.st_mtim.tv_sec,
+		 st.st_mtim.tv_nsec);
+	return true;
+}
+
+static void sync_path(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+/* Writes shard @k: header, the bucket's stamp now, sorted unique @l, "end"; atomically. */
+static int write_shard(unsigned int k, struct lines *l)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 16], stamp[64];
+	size_t n = 0;
+	FILE *f;
+	int fd, ret = 0;
+
+	shard_path(k, path, sizeof(path));
+	if (!bucket_stamp(k, stamp, sizeof(stamp)))
+		return unlink(path) && errno != ENOENT ? -errno : 0;	/* bucket gone */
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_line);
 	for (size_t i = 0; i < l->n; i++)
 		n += !i || strcmp(l->v[i], l->v[i - 1]);
-	ret = fingerprint(&fp, &fplen);
-	if (ret)
-		return ret;
-	index_path(path, sizeof(path));
-	snprintf(tmp, sizeof(tmp), "%s/.names.XXXXXX", pc_cache_dir());
+	snprintf(tmp, sizeof(tmp), "%s/names/.tmp.XXXXXX", pc_cache_dir());
 	fd = mkstemp(tmp);
 	f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!f) {
@@ -201,15 +206,13 @@ static int write_index(struct lines *l)
 			close(fd);
 			unlink(tmp);
 		}
-		free(fp);
 		return ret;
 	}
-	fprintf(f, "%s\n%skeys %zu\n", INDEX_MAGIC, fp, n);
+	fprintf(f, "%s\n%s\nkeys %zu\n", INDEX_MAGIC, stamp, n);
 	for (size_t i = 0; i < l->n; i++)
 		if (!i || strcmp(l->v[i], l->v[i - 1]))
 			fprintf(f, "%s\n", l->v[i]);
 	fputs("end\n", f);
-	free(fp);
 	if (fflush(f) || fchmod(fd, 0644) || fsync(fd))
 		ret = -errno;
 	if (fclose(f) && !ret)
@@ -224,27 +227,38 @@ static int write_index(struct lines *l)
 /* ---- reading ---- */
 
 /*
- * The file is mapped, not read: a lookup touches the header and the few
- * pages a binary search visits, so it costs the same at any cache size.
+ * A shard is mapped, not read: a lookup touches its header and the few
+ * pages a binary search visits.
  */
-struct pc_index {
+struct shard {
 	char *map;
 	size_t len;
 	const char *keys, *end;	/* the key lines, each ending in '\n' */
-	size_t n;		/* as the header says */
 };
+
+struct pc_index {
+	unsigned int n;
+	struct shard s[256];
+};
+
+static void shard_close(struct shard *x)
+{
+	if (x->map)
+		munmap(x->map, x->len);
+	memset(x, 0, sizeof(*x));
+}
 
 void pc_index_close(struct pc_index *x)
 {
 	if (!x)
 		return;
-	if (x->map)
-		munmap(x->map, x->len);
+	for (unsigned int i = 0; i < x->n; i++)
+		shard_close(&x->s[i]);
 	free(x);
 }
 
 /* The line at @p: its length without the newline; 0 past the end. */
-static size_t line_len(const struct pc_index *x, const char *p)
+static size_t line_len(const struct shard *x, const char *p)
 {
 	const char *nl = p < x->end ? memchr(p, '\n', x->end - p) : NULL;
 
@@ -252,7 +266,7 @@ static size_t line_len(const struct pc_index *x, const char *p)
 }
 
 /* One key line into @buf as "GROUP:NAME BID", checked; false if it is no such line. */
-static bool key_line(const struct pc_index *x, const char *p, char *buf, size_t size)
+static bool key_line(const struct shard *x, const char *p, char *buf, size_t size)
 {
 	size_t n = line_len(x, p);
 	char *sp;
@@ -266,7 +280,7 @@ static bool key_line(const struct pc_index *x, const char *p, char *buf, size_t 
 }
 
 /* The next line of the header at *@pos, or NULL. */
-static const char *hdr_line(const struct pc_index *x, const char **pos, size_t *n)
+static const char *hdr_line(const struct shard *x, const char **pos, size_t *n)
 {
 	const char *p = *pos, *nl = memchr(p, '\n', x->map + x->len - p);
 
@@ -277,52 +291,48 @@ static const char *hdr_line(const struct pc_index *x, const char **pos, size_t *
 	return p;
 }
 
-/* Header and fingerprint (which must be the directories' now); the key lines are checked when used. */
-static int parse_index(struct pc_index *x, bool check_fresh)
+static bool hdr_is(const char *s, size_t n, const char *want)
 {
-	const char *pos = x->map, *s, *hdr;
-	char *fp = NULL, keys[32];
-	size_t n, fplen;
-	int ret;
+	return s && n == strlen(want) && !memcmp(s, want, n);
+}
+
+/* Header; with @stamp the bucket line must be it (the directory as it is now). */
+static int parse_shard(struct shard *x, const char *stamp)
+{
+	const char *pos = x->map, *s;
+	char keys[32];
+	size_t n, want;
 
 	s = hdr_line(x, &pos, &n);
-	if (!s || n != strlen(INDEX_MAGIC) || memcmp(s, INDEX_MAGIC, n))
+	if (!hdr_is(s, n, INDEX_MAGIC))
 		return -ESTALE;
-	hdr = pos;
-	while ((s = hdr_line(x, &pos, &n)) && n > 7 && !memcmp(s, "bucket ", 7))
-		;
+	s = hdr_line(x, &pos, &n);
+	if (!s || n < 7 || memcmp(s, "bucket ", 7) || (stamp && !hdr_is(s, n, stamp)))
+		return -ESTALE;
+	s = hdr_line(x, &pos, &n);
 	if (!s || n >= sizeof(keys))
 		return -ESTALE;
 	memcpy(keys, s, n);
 	keys[n] = '\0';
-	if (sscanf(keys, "keys %zu", &x->n) != 1 || x->n > x->len / 9)
+	if (sscanf(keys, "keys %zu", &want) != 1 || want > x->len / 9)
 		return -ESTALE;	/* a key line is at least "g:e " and a 4-digit build-id */
 	/* written last: a file cut short lacks it */
 	if (x->len < 4 || memcmp(x->map + x->len - 4, "end\n", 4))
 		return -ESTALE;
 	x->keys = pos;
 	x->end = x->map + x->len - 4;
-	if (x->keys > x->end)
-		return -ESTALE;
-	if (!check_fresh)
-		return 0;
-	ret = fingerprint(&fp, &fplen);
-	if (!ret && (fplen != (size_t)(s - hdr) || memcmp(fp, hdr, fplen)))
-		ret = -ESTALE;
-	free(fp);
-	return ret;
+	return x->keys > x->end ? -ESTALE : 0;
 }
 
-static int index_read(struct pc_index **out, bool check_fresh)
+/* Shard @k, checked against @stamp (NULL: not checked). -ENOENT if there is none. */
+static int shard_read(unsigned int k, const char *stamp, struct shard *x)
 {
-	struct pc_index *x = calloc(1, sizeof(*x));
 	char path[PATH_MAX];
 	struct stat st;
 	int fd, ret;
 
-	if (!x)
-		return -ENOMEM;
-	index_path(path, sizeof(path));
+	memset(x, 0, sizeof(*x));
+	shard_path(k, path, sizeof(path));
 	fd = pc_open_regular(path, PC_RD_NOFOLLOW, &st);
 	ret = fd < 0 ? fd : st.st_size > INDEX_MAX || !st.st_size ? -ESTALE : 0;
 	if (!ret) {
@@ -336,17 +346,14 @@ static int index_read(struct pc_index **out, bool check_fresh)
 	if (fd >= 0)
 		close(fd);
 	if (!ret)
-		ret = parse_index(x, check_fresh);
-	if (ret) {
-		pc_index_close(x);
-		return ret;
-	}
-	*out = x;
-	return 0;
+		ret = parse_shard(x, stamp);
+	if (ret)
+		shard_close(x);
+	return ret;
 }
 
 /* Calls @fn for every key line, checked, as "GROUP:NAME BID" in a buffer it may cut. */
-static int each_key(const struct pc_index *x, int (*fn)(char *line, void *ctx), void *ctx)
+static int each_key(const struct shard *x, int (*fn)(char *line, void *ctx), void *ctx)
 {
 	char buf[KEY_LINE_MAX];
 	int ret = 0;
@@ -369,9 +376,10 @@ struct touch {
 };
 
 static struct {
-	bool active;		/* a cache file changed since the lock was taken */
-	bool full;		/* rebuild from every cache file at the end */
-	struct pc_index *base;	/* the index as it was, when usable */
+	bool active;		/* the lock is held and some bucket was touched */
+	bool touched[256];	/* its shard is unlinked and is written at the end */
+	bool full[256];		/* ... from every file of the bucket */
+	struct shard base[256];	/* ... else from the shard as it was and the changes */
 	struct touch *t;
 	size_t nt, capt;
 	struct lines add;	/* key lines of the stored binaries, in touch order */
@@ -379,33 +387,27 @@ static struct {
 	size_t cap_seq;
 } ses;
 
-/* No bucket directory yet: an empty index is the right base (import into a new cache). */
-static bool cache_empty(void)
+/* Before bucket @k first changes: its shard as it is (if usable) and gone from disk. */
+static void touch_bucket(unsigned int k)
 {
-	char *fp = NULL;
-	size_t len = 0;
-	bool empty = !fingerprint(&fp, &len) && !len;
+	char path[PATH_MAX], stamp[64];
 
-	free(fp);
-	return empty;
-}
-
-static void session_begin(void)
-{
-	char path[PATH_MAX];
-	int fd;
-
-	ses.active = true;
-	ses.add.owned = true;
-	ses.full = index_read(&ses.base, true) != 0 && !cache_empty();
-	index_path(path, sizeof(path));
-	/* gone before any cache file changes: a crash from here on leaves none */
-	if (unlink(path))
+	if (ses.touched[k])
 		return;
-	fd = open(pc_cache_dir(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
+	if (!ses.active) {
+		snprintf(path, sizeof(path), "%s/names", pc_cache_dir());
+		mkdir(path, 0755);
+	}
+	ses.active = ses.touched[k] = true;
+	ses.add.owned = true;
+	/* a bucket not there yet has no files: an empty shard is the right base */
+	if (bucket_stamp(k, stamp, sizeof(stamp)))
+		ses.full[k] = shard_read(k, stamp, &ses.base[k]) != 0;
+	shard_path(k, path, sizeof(path));
+	/* gone before any cache file of the bucket changes: a crash from here on leaves none */
+	if (!unlink(path)) {
+		snprintf(path, sizeof(path), "%s/names", pc_cache_dir());
+		sync_path(path);
 	}
 }
 
@@ -430,12 +432,18 @@ static int note_lines(const struct pc_binary *b, unsigned int seq)
 int pc_index_touch(const char *bid, const struct pc_binary *b)
 {
 	struct touch *t;
+	unsigned int k;
 
-	if (!ses.active)
-		session_begin();
-	if (!bid)
-		ses.full = true;
-	if (ses.full)
+	if (!bid) {
+		for (k = 0; k < 256; k++) {
+			touch_bucket(k);
+			ses.full[k] = true;
+		}
+		return 0;
+	}
+	k = bucket_of(bid);
+	touch_bucket(k);
+	if (ses.full[k])
 		return 0;
 	if (ses.nt == ses.capt) {
 		size_t cap = ses.capt ? 2 * ses.capt : 64;
@@ -450,6 +458,12 @@ int pc_index_touch(const char *bid, const struct pc_binary *b)
 	snprintf(t->bid, sizeof(t->bid), "%s", bid);
 	t->seq = ses.nt++;
 	return b ? note_lines(b, t->seq) : 0;
+}
+
+void pc_index_redo(void)
+{
+	for (unsigned int k = 0; k < 256; k++)
+		ses.full[k] |= ses.touched[k];
 }
 
 /* By build-id, the latest touch first. */
@@ -503,77 +517,159 @@ static int keep_unchanged(char *line, void *ctx)
 	return 0;
 }
 
-/* The old index's lines of unchanged build-ids, and the lines of each changed one's last store. */
-static int incremental(struct lines *l)
+/* The new lines of the last store of each changed build-id, into their buckets' lists. */
+static int sort_new_lines(struct lines *by_bucket)
 {
-	struct keep k = { .out = l };
-	int ret = latest_touches(&k.changed);
-
-	if (!ret && ses.base)
-		ret = each_key(ses.base, keep_unchanged, &k);
-	for (size_t i = 0; !ret && i < ses.add.n; i++) {
+	for (size_t i = 0; i < ses.add.n; i++) {
 		struct touch key, *t;
+		unsigned int k;
 
 		snprintf(key.bid, sizeof(key.bid), "%s", strchr(ses.add.v[i], ' ') + 1);
 		t = bsearch(&key, ses.t, ses.nt, sizeof(*ses.t), cmp_bid_only);
-		if (!t || t->seq != ses.add_seq[i])
+		k = bucket_of(key.bid);
+		if (!t || t->seq != ses.add_seq[i] || ses.full[k])
 			continue;
-		ret = lines_push(l, ses.add.v[i]);
-		if (!ret)
-			ses.add.v[i] = NULL;	/* moved */
+		if (lines_push(&by_bucket[k], ses.add.v[i]))
+			return -ENOMEM;
+		ses.add.v[i] = NULL;	/* moved */
 	}
-	pc_ids_free(&k.changed);
-	return ret;
+	return 0;
+}
+
+/* Shard @k's lines: from every file of the bucket, or its old lines and the changes. */
+static int shard_lines(unsigned int k, struct keep *kp)
+{
+	char xx[3];
+
+	snprintf(xx, sizeof(xx), "%02x", k);
+	if (ses.full[k])
+		return pc_cache_foreach_bucket_quiet(xx, binary_lines, kp->out);
+	return ses.base[k].map ? each_key(&ses.base[k], keep_unchanged, kp) : 0;
+}
+
+/* Shards that are missing, stale or damaged, though the session left their buckets alone. */
+static void check_others(void)
+{
+	char stamp[64];
+	struct shard x;
+
+	for (unsigned int k = 0; k < 256; k++) {
+		if (ses.touched[k] || !bucket_stamp(k, stamp, sizeof(stamp)))
+			continue;
+		if (shard_read(k, stamp, &x))
+			ses.touched[k] = ses.full[k] = true;
+		shard_close(&x);
+	}
 }
 
 void pc_index_session_end(void)
 {
-	struct lines l = { .owned = true };
+	struct lines *l = calloc(256, sizeof(*l));
+	struct keep kp = { 0 };
 	int ret;
 
-	if (!ses.active)
+	if (!ses.active) {
+		free(l);
 		return;
-	if (ses.full)
-		ret = pc_cache_foreach_quiet(binary_lines, &l);
-	else
-		ret = incremental(&l);
+	}
+	check_others();
+	ret = l ? latest_touches(&kp.changed) : -ENOMEM;
+	for (unsigned int k = 0; l && k < 256; k++)
+		l[k].owned = true;
 	if (!ret)
-		ret = write_index(&l);
-	if (ret)	/* no index: readers read every file, the next writer rebuilds it */
+		ret = sort_new_lines(l);
+	for (unsigned int k = 0; !ret && k < 256; k++) {
+		if (!ses.touched[k])
+			continue;
+		kp.out = &l[k];
+		ret = shard_lines(k, &kp);
+		if (!ret)
+			ret = write_shard(k, &l[k]);
+	}
+	/* shards not written stay missing: readers read every file, writers rebuild them */
+	if (ret)
 		pc_info("%s/names: not written: %s", pc_cache_dir(), strerror(-ret));
-	lines_free(&l);
+	for (unsigned int k = 0; k < 256; k++) {
+		if (l)
+			lines_free(&l[k]);
+		shard_close(&ses.base[k]);
+	}
+	free(l);
+	pc_ids_free(&kp.changed);
 	lines_free(&ses.add);
-	pc_index_close(ses.base);
 	free(ses.t);
 	free(ses.add_seq);
 	memset(&ses, 0, sizeof(ses));
 }
 
-/* Missing (first use, or a writer died): rebuild it if the lock is free now. */
-static int rebuild(void)
+/* Missing shards (first use, or a writer died): built if the lock is free now. */
+static int rebuild(const bool *missing)
 {
-	struct stat st;
+	char stamp[64];
+	struct shard x;
 
-	if (stat(pc_cache_dir(), &st) || !S_ISDIR(st.st_mode))
-		return -ESTALE;	/* no cache at all: nothing to index, and not ours to create */
 	if (pc_cache_trylock_quiet())
 		return -ESTALE;
-	if (access(pc_cache_dir(), W_OK) == 0)
-		pc_index_touch(NULL, NULL);
+	for (unsigned int k = 0; k < 256; k++) {
+		if (!missing[k] || !bucket_stamp(k, stamp, sizeof(stamp)))
+			continue;
+		if (shard_read(k, NULL, &x) == -ENOENT) {	/* still missing under the lock */
+			touch_bucket(k);
+			ses.full[k] = true;
+		} else {
+			shard_close(&x);
+		}
+	}
 	pc_cache_unlock();
 	return 0;
 }
 
-int pc_index_open(struct pc_index **x)
+/* Every bucket's shard, as fresh as its directory; @missing: which have none. */
+static int open_shards(struct pc_index *x, bool *missing, bool *any_missing)
 {
-	int ret = index_read(x, true);
+	char stamp[64];
+	int ret = 0;
 
-	if (ret != -ENOENT)
-		return ret == -ENOMEM ? ret : ret ? -ESTALE : 0;
-	ret = rebuild();
-	if (!ret)
-		ret = index_read(x, true);
-	return ret == -ENOMEM ? ret : ret ? -ESTALE : 0;
+	*any_missing = false;
+	for (unsigned int k = 0; !ret && k < 256; k++) {
+		if (!bucket_stamp(k, stamp, sizeof(stamp)))
+			continue;
+		ret = shard_read(k, stamp, &x->s[x->n]);
+		if (!ret)
+			x->n++;
+		else if (ret == -ENOENT)
+			*any_missing = missing[k] = true, ret = 0;
+	}
+	return ret;
+}
+
+int pc_index_open(struct pc_index **out)
+{
+	struct pc_index *x = calloc(1, sizeof(*x));
+	bool missing[256] = { 0 }, any;
+	struct stat st;
+	int ret;
+
+	if (!x)
+		return -ENOMEM;
+	if (stat(pc_cache_dir(), &st) || !S_ISDIR(st.st_mode)) {
+		free(x);
+		return -ESTALE;	/* no cache at all: nothing to index, and not ours to create */
+	}
+	ret = open_shards(x, missing, &any);
+	if (!ret && any && access(pc_cache_dir(), W_OK) == 0 && !rebuild(missing)) {
+		pc_index_close(x);
+		x = calloc(1, sizeof(*x));
+		ret = x ? open_shards(x, missing, &any) : -ENOMEM;
+	}
+	if (!ret && any)
+		ret = -ESTALE;
+	if (ret) {
+		pc_index_close(x);
+		return ret == -ENOMEM ? ret : -ESTALE;
+	}
+	*out = x;
+	return 0;
 }
 
 /* Key part of the line at @p against @key: <0, 0, >0 like strcmp. */
@@ -594,7 +690,7 @@ static const char *line_start(const char *lo, const char *p)
 }
 
 /* The first key line >= @key: a binary search over the bytes, moved to line starts. */
-static const char *lower_bound(const struct pc_index *x, const char *key)
+static const char *lower_bound(const struct shard *x, const char *key)
 {
 	const char *lo = x->keys, *hi = x->end;
 
@@ -609,7 +705,7 @@ static const char *lower_bound(const struct pc_index *x, const char *key)
 	return lo;
 }
 
-int pc_index_lookup(const struct pc_index *x, const char *key, struct pc_ids *out)
+static int shard_lookup(const struct shard *x, const char *key, struct pc_ids *out)
 {
 	char buf[KEY_LINE_MAX];
 	int ret = 0;
@@ -621,6 +717,15 @@ int pc_index_lookup(const struct pc_index *x, const char *key, struct pc_ids *ou
 		if (key_line(x, p, buf, sizeof(buf)))
 			ret = pc_ids_add(out, strchr(buf, ' ') + 1);
 	}
+	return ret;
+}
+
+int pc_index_lookup(const struct pc_index *x, const char *key, struct pc_ids *out)
+{
+	int ret = 0;
+
+	for (unsigned int i = 0; !ret && i < x->n; i++)
+		ret = shard_lookup(&x->s[i], key, out);
 	return ret;
 }
 
@@ -646,6 +751,9 @@ int pc_index_scan(const struct pc_index *x,
 		  void *ctx, struct pc_ids *out)
 {
 	struct scan sc = { match, ctx, out };
+	int ret = 0;
 
-	return each_key(x, scan_line, &sc);
+	for (unsigned int i = 0; !ret && i < x->n; i++)
+		ret = each_key(&x->s[i], scan_line, &sc);
+	return ret;
 }

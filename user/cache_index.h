@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * DIR/names: which cache files hold a probe of a given GROUP:EVENT, so that
- * selecting one event reads a few cache files instead of all of them.
+ * DIR/names/XX: which cache files of bucket DIR/XX hold a probe of a given
+ * GROUP:EVENT, so that selecting one event reads a few cache files instead
+ * of all of them. One shard per bucket, so a writer rewrites only the
+ * shards of the buckets it changed, whatever the size of the cache.
  *
  * Text, like the cache files:
  *
  *   probecache-names 1
- *   bucket 2e 1764739200.123456789     mtime of each bucket directory DIR/XX
+ *   bucket 2e 1764739200.123456789     mtime of DIR/2e when the shard was written
  *   keys 3                             then that many lines, sorted (strcmp)
  *   sdt_libstdcxx:throw 2e4f...        GROUP:EVENT BUILD-ID
  *   sdt_libstdcxx:throw_1 2e4f...
- *   probe_app:parse 91aa...
+ *   probe_app:parse 2e91...
  *   end                                last: a file cut short is not used
  *
  * An SDT entry is listed under GROUP:EVENT and, when its note's name
@@ -18,16 +20,19 @@
  * the search: whatever it names is loaded and matched as without it.
  *
  * Consistency. Writers keep it under the cache lock: before a session's
- * first change to a cache file the index is unlinked (and the directory
- * synced), at the session's end (the outermost pc_cache_unlock) it is
- * written anew, atomically (temp file, fsync, rename): the old lines of the
- * build-ids the session changed replaced by their new ones, or rebuilt from
- * every cache file when the old index was missing or stale. A writer that
- * dies in between leaves no index, never a wrong one. A reader uses the
- * index only if its bucket mtimes are those of the directories now (so a
- * change by anything else, e.g. an older probecache-resolve, makes it
- * stale); otherwise it reads the whole cache as before. A missing index is
- * rebuilt by a reader that can take the lock; a stale one by the next writer.
+ * first change to a bucket its shard is unlinked (and DIR/names synced); at
+ * the session's end (the outermost pc_cache_unlock) it is written anew,
+ * atomically (temp file, fsync, rename): the old lines of the build-ids the
+ * session did not change and the new lines of those it stored, or every
+ * file of the bucket when the old shard was missing or stale or a change
+ * failed. The same end rebuilds any other shard found missing, stale or
+ * damaged. A writer that dies in between leaves a shard missing, never a
+ * wrong one. A reader uses the index only if every bucket has a shard whose
+ * mtime is that of the bucket now (so a change by anything else, e.g. an
+ * older probecache-resolve, makes it stale); otherwise it reads the whole
+ * cache as before. Missing shards are built by a reader that can take the
+ * lock at once; stale ones wait for the next writer (a reader does not
+ * change a cache it cannot vouch for).
  */
 #ifndef _PC_CACHE_INDEX_H
 #define _PC_CACHE_INDEX_H
@@ -56,6 +61,8 @@ void pc_ids_free(struct pc_ids *s);
  * files are not what was said): the index is rebuilt from them all.
  */
 int pc_index_touch(const char *bid, const struct pc_binary *b);
+/* A change said by pc_index_touch() failed: the touched buckets are indexed from their files. */
+void pc_index_redo(void);
 /* At the end of the outermost lock: writes the index if the session changed anything. */
 void pc_index_session_end(void);
 
@@ -73,8 +80,9 @@ int pc_index_scan(const struct pc_index *x,
 		  bool (*match)(const char *group, const char *name, const char *bid, void *ctx),
 		  void *ctx, struct pc_ids *out);
 
-/* cache.c: pc_cache_foreach() and pc_cache_load() without warnings about unreadable files. */
-int pc_cache_foreach_quiet(int (*fn)(struct pc_binary *b, void *ctx), void *ctx);
+/* cache.c: pc_cache_foreach() of bucket DIR/@xx, pc_cache_load(), no warnings about bad files. */
+int pc_cache_foreach_bucket_quiet(const char *xx, int (*fn)(struct pc_binary *b, void *ctx),
+				  void *ctx);
 int pc_cache_load_quiet(const char *build_id, struct pc_binary **out);
 /* cache.c: try the lock without waiting or saying anything; 0 if taken. */
 int pc_cache_trylock_quiet(void);
