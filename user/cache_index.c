@@ -602,7 +602,21 @@ void pc_index_session_end(void)
 	memset(&ses, 0, sizeof(ses));
 }
 
-/* Missing shards (first use, or a writer died): built if the lock is free now. */
+/*
+ * No DIR/names at all (a cache from before the index, or made by hand): a
+ * reader builds it. A shard missing from an existing one (a writer died, or
+ * a bucket came from elsewhere) is left to the next writer like a stale one.
+ */
+static bool no_index(void)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/names", pc_cache_dir());
+	return lstat(path, &st) && errno == ENOENT;
+}
+
+/* Missing shards: built if the lock is free now. */
 static int rebuild(const bool *missing)
 {
 	char stamp[64];
@@ -657,7 +671,7 @@ int pc_index_open(struct pc_index **out)
 		return -ESTALE;	/* no cache at all: nothing to index, and not ours to create */
 	}
 	ret = open_shards(x, missing, &any);
-	if (!ret && any && access(pc_cache_dir(), W_OK) == 0 && !rebuild(missing)) {
+	if (!ret && any && no_index() && access(pc_cache_dir(), W_OK) == 0 && !rebuild(missing)) {
 		pc_index_close(x);
 		x = calloc(1, sizeof(*x));
 		ret = x ? open_shards(x, missing, &any) : -ENOMEM;

@@ -30,8 +30,9 @@
  * wrong one. A reader uses the index only if every bucket has a shard whose
  * mtime is that of the bucket now (so a change by anything else, e.g. an
  * older probecache-resolve, makes it stale); otherwise it reads the whole
- * cache as before. Missing shards are built by a reader that can take the
- * lock at once; stale ones wait for the next writer (a reader does not
+ * cache as before. With no DIR/names at all (a cache older than the index)
+ * a reader that can take the lock at once builds it; a shard missing or
+ * stale in an existing index waits for the next writer (a reader does not
  * change a cache it cannot vouch for).
  */
 #ifndef _PC_CACHE_INDEX_H

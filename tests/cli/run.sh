@@ -242,9 +242,14 @@ check_eq "the rebuilt index has every key of the old one" \
 rm -r "$names"
 check_eq "without an index arm selects the same" "${via['sdt_rs:*']}" "$(arm_rec 'sdt_rs:*')"
 check "a reader rebuilds a missing index" grep -qx "sdt_libstdcxx:throw $(bid "$real")" <<< "$(idx)"
+one=$(ls "$names" | grep -vx "$(bid "$real" | cut -c1-2)" | head -n 1)	# del below leaves it alone
+rm "$names/$one"	# what a writer that died leaves in an index
+check_eq "with a shard missing arm selects the same" "${via['sdt_rs:*']}" "$(arm_rec 'sdt_rs:*')"
+check "... and a reader leaves the missing shard to the next writer" test ! -e "$names/$one"
 pc export -o "$T/throw.pca" 'sdt_libstdcxx:throw' >/dev/null
 pc del 'sdt_libstdcxx:throw' >/dev/null
 check_eq "del takes the event out of the index" "" "$(keys | grep '^sdt_libstdcxx:throw ')"
+check "the next writer builds a missing shard of a bucket it did not change" test -s "$names/$one"
 check_eq "arm of a deleted event writes nothing" "" "$(arm_rec 'sdt_libstdcxx:throw')"
 pc import "$T/throw.pca" >/dev/null
 check_eq "import puts it back in the index, and arm finds it" "${via['sdt_libstdcxx:throw']}" \
