@@ -584,9 +584,15 @@ out:
 	preempt_enable();
 }
 #else
-static bool pc_perf_wanted(struct trace_event_call *call) { return false; }
+static bool pc_perf_wanted(struct trace_event_call *call)
+{
+	return false;
+}
+
 static void pc_emit_perf(struct pc_event *ev, struct pt_regs *regs,
-			 const u8 *rec, unsigned int size) { }
+			 const u8 *rec, unsigned int size)
+{
+}
 #endif
 
 void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,
