@@ -13,6 +13,7 @@
 #include <linux/uaccess.h>
 
 #include "pc.h"
+#include "regs.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
@@ -27,34 +28,6 @@ struct pc_scratch {
 };
 
 static struct pc_scratch __percpu *pc_scratch;
-
-static const unsigned short pc_reg_offs[PC_NR_REGS] = {
-	[PC_REG_AX] = offsetof(struct pt_regs, ax),
-	[PC_REG_BX] = offsetof(struct pt_regs, bx),
-	[PC_REG_CX] = offsetof(struct pt_regs, cx),
-	[PC_REG_DX] = offsetof(struct pt_regs, dx),
-	[PC_REG_SI] = offsetof(struct pt_regs, si),
-	[PC_REG_DI] = offsetof(struct pt_regs, di),
-	[PC_REG_BP] = offsetof(struct pt_regs, bp),
-	[PC_REG_SP] = offsetof(struct pt_regs, sp),
-	[PC_REG_R8] = offsetof(struct pt_regs, r8),
-	[PC_REG_R9] = offsetof(struct pt_regs, r9),
-	[PC_REG_R10] = offsetof(struct pt_regs, r10),
-	[PC_REG_R11] = offsetof(struct pt_regs, r11),
-	[PC_REG_R12] = offsetof(struct pt_regs, r12),
-	[PC_REG_R13] = offsetof(struct pt_regs, r13),
-	[PC_REG_R14] = offsetof(struct pt_regs, r14),
-	[PC_REG_R15] = offsetof(struct pt_regs, r15),
-	[PC_REG_IP] = offsetof(struct pt_regs, ip),
-};
-
-/* PC_REG_NONE, the missing base of "+OFF(,%I,S)", reads as 0. */
-static u64 pc_reg(struct pt_regs *regs, u8 reg)
-{
-	if (reg >= PC_NR_REGS)
-		return 0;
-	return regs_get_register(regs, pc_reg_offs[reg]);
-}
 
 static u64 pc_base(const struct pc_fetch_arg *fa, struct pt_regs *regs,
 		   unsigned long bp_vaddr)
