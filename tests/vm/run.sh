@@ -130,6 +130,10 @@ make_initramfs_arm64() {
 			{ cat "$out/scan.log" >&2; die "probecache-resolve scan $f failed"; }
 	done
 	"$cli" --cache-dir "$cache" list --format=record | sed "s| $root/| /|" > "$root/pc/fixtures/arm64.rec"
+	# The run-time address of a64_args' tick probe (static, non-PIE): what %pc reads there.
+	printf 'A64_TICK_PC=0x%x\n' "$(readelf -nW "$root/pc/fixtures/a64_args" |
+		awk '$1 == "Name:" { n = $2 } $1 == "Location:" && n == "tick" { sub(/,$/, "", $2); print $2 }')" \
+		> "$root/pc/fixtures/a64_args.env"
 	[ -s "$root/pc/fixtures/arm64.rec" ] || die "no records for the arm64 fixtures"
 	workload_env "$kernel" | tr ' ' '\n' > "$root/pc/env"
 	write_budgets "$root/pc/budgets"

@@ -79,6 +79,22 @@ check_eq "forms hit once" "1" "$(kget sdt_pcfix:forms hits)"
 check "arm sdt_pcfix:tick" pc_arm_line "$(rec sdt_pcfix:tick)"
 check_eq "a64_args loop 1000" "ticks=1000" "$($F/a64_args loop 1000)"
 check_eq "tick hits exactly 1000" "1000" "$(kget sdt_pcfix:tick hits)"
+got=$(pc_trace_args sdt_pcfix:tick $F/a64_args loop 3)
+check_eq "tick's arg (%x0) is the iteration" "arg1=1
+arg1=2
+arg1=3" "$got"
+# %pc, %sp, %x30 at the same location, from a record of our own.
+. $F/a64_args.env
+pcrec=$(rec sdt_pcfix:tick | sed 's|^p:sdt_pcfix/tick|p:pcx/tickpc|; s| arg1=.*| arg1=%pc:x64 arg2=%x0:s64 arg3=%sp:x64 arg4=%x30:x64|')
+check "arm pcx:tickpc (%pc %x0 %sp %x30)" pc_arm_line "$pcrec"
+got=$(pc_trace_args pcx:tickpc $F/a64_args loop 2)
+check_eq "%pc reads the probe's address ($A64_TICK_PC)" "arg1=$A64_TICK_PC arg2=1
+arg1=$A64_TICK_PC arg2=2" "$(echo "$got" | sed 's/ arg3=.*//')"
+sp=$(echo "$got" | sed -n '1s/.* arg3=\(0x[0-9a-f]*\).*/\1/p')
+lr=$(echo "$got" | sed -n '1s/.* arg4=\(0x[0-9a-f]*\).*/\1/p')
+check "%sp reads a stack address ($sp), %x30 a return address into the program ($lr)" \
+	test "$((sp > 0x100000000))$((lr > A64_TICK_PC - 0x100000 && lr < A64_TICK_PC + 0x100000))" = 11
+check_eq "both probes at one location counted" "1005 2" "$(kget sdt_pcfix:tick hits) $(kget pcx:tickpc hits)"
 
 # Refusals: another build-id, another machine's ELF.
 bad=$(echo "$throw" | sed 's|^p:sdt_libstdcxx/throw [0-9a-f]*|p:pcx/badbid 0000000000000000000000000000000000000000|')
