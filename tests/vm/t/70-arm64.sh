@@ -14,9 +14,12 @@ rec() {
 	awk -v p="p:${1%%:*}/${1#*:}" '$1 == p { print; exit }' $F/arm64.rec
 }
 
-# pc_arm_line RECORD: define and arm RECORD with a hit counter (the one arming step).
+# pc_arm_line RECORD: define RECORD and arm it with the module's hit counter (the one
+# arming step): "add RECORD" then "count GROUP:EVENT", in one write.
 pc_arm_line() {
-	pc_ctl "add $1"
+	_ge=${1%% *}
+	_ge=${_ge#*:}
+	pc_ctl "add $1" "count ${_ge%%/*}:${_ge#*/}"
 }
 
 kget() {
@@ -29,21 +32,20 @@ refused() {
 	sed 's/^line 1 col [0-9]*: //' "$PC_SYSFS/last_error"
 }
 
-# pc_trace_args GROUP:EVENT CMD...: run CMD (its stdout to /tmp/out) with the probe's
-# fetched args traced; prints the "argN=V ..." part of each hit's trace line. The one
-# place that knows which ftrace event carries a hit's args.
+# pc_trace_args GROUP:EVENT CMD...: run CMD (its stdout to /tmp/out) with the probe's own
+# trace event (tracefs GROUP/EVENT) enabled; prints the "argN=V ..." part of each hit's
+# trace line ("EVENT: (0xADDR) arg1=V ...").
 pc_trace_args() {
 	_ev=$1
 	shift
 	_e=$TR/events/${_ev%%:*}/${_ev#*:}
-	[ -d "$_e" ] || _e=$TR/events/probecache/probecache_hit
 	echo 0 > $TR/tracing_on
 	echo > $TR/trace
 	echo 1 > "$_e/enable"
 	echo 1 > $TR/tracing_on
 	"$@" > /tmp/out
 	echo 0 > "$_e/enable"
-	grep -e " $_ev " -e " ${_ev#*:}: " $TR/trace | sed -n 's/.* \(arg1=\)/\1/p'
+	grep " ${_ev#*:}: (0x" $TR/trace | sed -n 's/.* \(arg1=\)/\1/p'
 }
 
 check_eq "machine" "aarch64" "$(uname -m)"
