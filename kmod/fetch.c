@@ -14,26 +14,7 @@
 #include <linux/uaccess.h>
 
 #include "pc.h"
-
-static const unsigned short pc_reg_offs[PC_NR_REGS] = {
-	[PC_REG_AX] = offsetof(struct pt_regs, ax),
-	[PC_REG_BX] = offsetof(struct pt_regs, bx),
-	[PC_REG_CX] = offsetof(struct pt_regs, cx),
-	[PC_REG_DX] = offsetof(struct pt_regs, dx),
-	[PC_REG_SI] = offsetof(struct pt_regs, si),
-	[PC_REG_DI] = offsetof(struct pt_regs, di),
-	[PC_REG_BP] = offsetof(struct pt_regs, bp),
-	[PC_REG_SP] = offsetof(struct pt_regs, sp),
-	[PC_REG_R8] = offsetof(struct pt_regs, r8),
-	[PC_REG_R9] = offsetof(struct pt_regs, r9),
-	[PC_REG_R10] = offsetof(struct pt_regs, r10),
-	[PC_REG_R11] = offsetof(struct pt_regs, r11),
-	[PC_REG_R12] = offsetof(struct pt_regs, r12),
-	[PC_REG_R13] = offsetof(struct pt_regs, r13),
-	[PC_REG_R14] = offsetof(struct pt_regs, r14),
-	[PC_REG_R15] = offsetof(struct pt_regs, r15),
-	[PC_REG_IP] = offsetof(struct pt_regs, ip),
-};
+#include "regs.h"
 
 /* Offsets are from the end of trace_entry; a string's field is its u32 loc. */
 int pc_fetch_layout(struct pc_probe *p)
@@ -51,14 +32,6 @@ int pc_fetch_layout(struct pc_probe *p)
 	}
 	p->fixed_size = off;
 	return off < PC_RECORD_MAX ? 0 : -E2BIG;
-}
-
-/* PC_REG_NONE, the missing base of "+OFF(,%I,S)", reads as 0. */
-static u64 pc_reg(struct pt_regs *regs, u8 reg)
-{
-	if (reg >= PC_NR_REGS)
-		return 0;
-	return regs_get_register(regs, pc_reg_offs[reg]);
 }
 
 static u64 pc_base(const struct pc_fetch_arg *fa, struct pt_regs *regs,

@@ -33,12 +33,8 @@ extern unsigned int pc_test_arm_delay_ms;
  */
 extern struct mutex pc_lock;
 
-/* The only ELF machine whose registers fetch.c knows. */
-#ifdef CONFIG_X86_64
-#define PC_ELF_MACHINE	EM_X86_64
-#else
-#error "probecache: argument fetch is implemented for x86-64 only"
-#endif
+/* PC_ELF_MACHINE: the only ELF machine accepted, the one whose pt_regs we read. */
+#include "regs.h"
 
 #define PC_WHY_MAX	256
 

@@ -17,13 +17,33 @@ struct pc_cur {
 	const char *s;		/* the line, not NUL-terminated */
 	size_t len;
 	size_t pos;		/* next byte the tokenizer looks at */
+	enum pc_mach mach;	/* whose register names */
 	struct pc_parse_error *err;
 };
 
-static const char *const reg_names[PC_NR_REGS] = {
+static const char *const x86_regs[PC_NR_REGS] = {
 	"ax", "bx", "cx", "dx", "si", "di", "bp", "sp", "r8", "r9",
 	"r10", "r11", "r12", "r13", "r14", "r15", "ip",
 };
+
+/* arch/arm64/kernel/ptrace.c regoffset_table, as ftrace's uprobe_events reads it */
+static const char *const a64_regs[PC_A64_NR_REGS] = {
+	"x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10",
+	"x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20",
+	"x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "x30",
+	"sp", "pc",
+};
+
+static const struct {
+	const char *const *names;
+	unsigned int n;
+} reg_sets[PC_NR_MACHS] = {
+	[PC_MACH_X86_64] = { x86_regs, ARRAY_SIZE(x86_regs) },
+	[PC_MACH_AARCH64] = { a64_regs, ARRAY_SIZE(a64_regs) },
+};
+
+static_assert(PC_NR_REGS < PC_REG_NONE && PC_A64_NR_REGS < PC_REG_NONE,
+	      "register numbers must fit below PC_REG_NONE");
 
 static const char *const type_names[] = {
 	"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
@@ -216,17 +236,21 @@ static int parse_off(struct pc_cur *c, size_t *pos, size_t end, const char *fiel
 	return 0;
 }
 
-/* "%di", "%r12": the register name is everything alphanumeric after '%'. */
+/*
+ * "%di", "%r12", "%x0": the register name is everything alphanumeric after
+ * '%', one of c->mach's.
+ */
 static int parse_reg(struct pc_cur *c, size_t *pos, size_t end, const char *field, u8 *reg)
 {
+	const char *const *names = reg_sets[c->mach].names;
 	size_t start = *pos + 1, i = start;
 	unsigned int r;
 
 	while (i < end && is_name_char(c->s[i]))
 		i++;
-	for (r = 0; r < PC_NR_REGS; r++) {
-		if (strlen(reg_names[r]) == i - start &&
-		    !memcmp(reg_names[r], c->s + start, i - start)) {
+	for (r = 0; r < reg_sets[c->mach].n; r++) {
+		if (strlen(names[r]) == i - start &&
+		    !memcmp(names[r], c->s + start, i - start)) {
 			*reg = r;
 			*pos = i;
 			return 0;
@@ -240,6 +264,7 @@ static int parse_reg(struct pc_cur *c, size_t *pos, size_t end, const char *fiel
  * PC_REG_NONE) and *pos is at ','.
  *   +8(%ax,%bx,4)  ->  kind SIB, base ax, index bx, scale 4
  *   +8(,%bx,4)     ->  kind SIB, base PC_REG_NONE, index bx, scale 4
+ * aarch64's "[x1, x2, lsl #3]" is the same shape: +0(%x1,%x2,8).
  */
 static int parse_sib(struct pc_cur *c, size_t *pos, size_t end, const char *field,
 		     struct pc_arg *arg)
@@ -711,6 +736,8 @@ static int parse_verb(struct pc_cur *c, size_t start, size_t end, enum pc_cmd *c
  *   FETCHARG      %REG | \IMM | $retval (r: only) | @+NUM | [+-]NUM(FETCHARG)
  *                 | [+-]NUM(%REG,%REG,1|2|4|8), at most PROBECACHE_MAX_DEREF
  *                 loads in all (@+ counts as one)
+ *   REG           a register name of the parse's machine (x86-64: ax..r15 ip;
+ *                 aarch64: x0..x30 sp pc)
  *   NUM           decimal or 0x hex; IMM may also be negative
  *   TYPE          u8..u64 s8..s64 x8..x64 string (string needs a load)
  *
@@ -719,15 +746,19 @@ static int parse_verb(struct pc_cur *c, size_t start, size_t end, enum pc_cmd *c
  * names the field and @err->why is a static reason. @cmd is then
  * partially filled and must not be used.
  */
-int pc_parse_command(const char *line, size_t len, unsigned int max_args,
-		     struct pc_command *cmd, struct pc_parse_error *err)
+int pc_parse_command_mach(const char *line, size_t len, enum pc_mach mach,
+			  unsigned int max_args, struct pc_command *cmd,
+			  struct pc_parse_error *err)
 {
-	struct pc_cur c = { .s = line, .len = len, .pos = 0, .err = err };
+	struct pc_cur c = { .s = line, .len = len, .pos = 0, .mach = mach, .err = err };
 	size_t s, e;
 	int ret;
 
 	memset(cmd, 0, sizeof(*cmd));
 	memset(err, 0, sizeof(*err));
+	if ((unsigned int)mach >= PC_NR_MACHS)
+		return fail(&c, 0, "command", "unknown machine", -EINVAL);
+	cmd->rec.mach = (u8)mach;
 	if (max_args > PROBECACHE_MAX_ARGS)
 		max_args = PROBECACHE_MAX_ARGS;
 	if (!next_token(&c, &s, &e))
@@ -744,6 +775,24 @@ int pc_parse_command(const char *line, size_t len, unsigned int max_args,
 	if (next_token(&c, &s, &e))
 		return fail(&c, s, "command", "trailing characters", -EINVAL);
 	return 0;
+}
+
+int pc_parse_command(const char *line, size_t len, unsigned int max_args,
+		     struct pc_command *cmd, struct pc_parse_error *err)
+{
+	return pc_parse_command_mach(line, len, PC_MACH_NATIVE, max_args, cmd, err);
+}
+
+/* The ELF e_machine numbers, spelled out: elf.h is not available to both builds. */
+int pc_mach_of_elf(unsigned int e_machine)
+{
+	switch (e_machine) {
+	case 62:		/* EM_X86_64 */
+		return PC_MACH_X86_64;
+	case 183:		/* EM_AARCH64 */
+		return PC_MACH_AARCH64;
+	}
+	return -1;
 }
 
 /* Output that counts what did not fit, so callers learn the needed size. */
@@ -814,20 +863,20 @@ static void out_signed(struct pc_out *o, const char *plus, s64 v)
 }
 
 /* Args from elsewhere than pc_parse_command may be inconsistent: refuse them. */
-static bool arg_valid(const struct pc_arg *a)
+static bool arg_valid(const struct pc_arg *a, unsigned int nregs)
 {
 	if (a->nderef > PROBECACHE_MAX_DEREF || (unsigned int)a->type > PC_T_STRING ||
 	    !memchr(a->name, '\0', sizeof(a->name)) || !a->name[0])
 		return false;
 	switch (a->kind) {
 	case PC_BASE_REG:
-		return a->reg < PC_NR_REGS;
+		return a->reg < nregs;
 	case PC_BASE_IMM:
 	case PC_BASE_RETVAL:
 		return true;
 	case PC_BASE_SIB:
-		return a->nderef && (a->sib.base < PC_NR_REGS || a->sib.base == PC_REG_NONE) &&
-		       a->sib.index < PC_NR_REGS &&
+		return a->nderef && (a->sib.base < nregs || a->sib.base == PC_REG_NONE) &&
+		       a->sib.index < nregs &&
 		       a->sib.scale && a->sib.scale <= 8 && !(a->sib.scale & (a->sib.scale - 1));
 	case PC_BASE_FILEOFF:
 		return a->nderef && !a->deref[0];
@@ -835,7 +884,8 @@ static bool arg_valid(const struct pc_arg *a)
 	return false;
 }
 
-static void out_base(struct pc_out *o, const struct pc_arg *a)
+static void out_base(struct pc_out *o, const struct pc_arg *a,
+		     const char *const *reg_names)
 {
 	switch (a->kind) {
 	case PC_BASE_REG:
@@ -867,7 +917,8 @@ static void out_base(struct pc_out *o, const struct pc_arg *a)
 }
 
 /* NAME=FETCHARG:TYPE, loads written outermost first as in the input. */
-static void out_arg(struct pc_out *o, const struct pc_arg *a)
+static void out_arg(struct pc_out *o, const struct pc_arg *a,
+		    const char *const *reg_names)
 {
 	/* @+ implies the innermost load; SIB's own parens are deref[0]. */
 	unsigned int first = a->kind == PC_BASE_FILEOFF ? 1 : 0;
@@ -879,7 +930,7 @@ static void out_arg(struct pc_out *o, const struct pc_arg *a)
 		out_signed(o, "+", a->deref[i - 1]);
 		out_str(o, "(");
 	}
-	out_base(o, a);
+	out_base(o, a, reg_names);
 	for (i = a->nderef; i > first; i--)
 		out_str(o, ")");
 	out_str(o, ":");
@@ -896,14 +947,14 @@ int pc_format_args(const struct pc_record *rec, char *buf, size_t size)
 	struct pc_out o = { .buf = buf, .size = size, .len = 0 };
 	unsigned int i;
 
-	if (rec->nargs > PROBECACHE_MAX_ARGS)
+	if (rec->nargs > PROBECACHE_MAX_ARGS || rec->mach >= PC_NR_MACHS)
 		return -EINVAL;
 	for (i = 0; i < rec->nargs; i++) {
-		if (!arg_valid(&rec->args[i]))
+		if (!arg_valid(&rec->args[i], reg_sets[rec->mach].n))
 			return -EINVAL;
 		if (i)
 			out_str(&o, " ");
-		out_arg(&o, &rec->args[i]);
+		out_arg(&o, &rec->args[i], reg_sets[rec->mach].names);
 	}
 	if (o.len >= size) {
 		if (size)
@@ -920,9 +971,16 @@ const char *pc_type_name(enum pc_type t)
 	return (unsigned int)t <= PC_T_STRING ? type_names[t] : NULL;
 }
 
-const char *pc_reg_name(enum pc_reg r)
+const char *pc_reg_name(enum pc_mach m, unsigned int r)
 {
-	return (unsigned int)r < PC_NR_REGS ? reg_names[r] : NULL;
+	if ((unsigned int)m >= PC_NR_MACHS || r >= reg_sets[m].n)
+		return NULL;
+	return reg_sets[m].names[r];
+}
+
+unsigned int pc_nr_regs(enum pc_mach m)
+{
+	return (unsigned int)m < PC_NR_MACHS ? reg_sets[m].n : 0;
 }
 
 unsigned int pc_type_size(enum pc_type t)

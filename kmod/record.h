@@ -8,11 +8,35 @@
 
 #include "pc_types.h"
 
+/*
+ * Machines whose register names the grammar knows. A record's registers are
+ * indexes into its machine's table: enum pc_reg on x86-64, enum pc_a64_reg
+ * on aarch64 (the names ftrace's uprobe_events uses on each).
+ */
+enum pc_mach { PC_MACH_X86_64, PC_MACH_AARCH64, PC_NR_MACHS };
+
+/*
+ * The machine of pc_parse_command(): the compiler's target, so the module's
+ * own (its pt_regs) and, in user space, the host's.
+ */
+#ifdef __aarch64__
+#define PC_MACH_NATIVE	PC_MACH_AARCH64
+#else
+#define PC_MACH_NATIVE	PC_MACH_X86_64
+#endif
+
+/* x86-64: %ax .. %r15, %ip */
 enum pc_reg {
 	PC_REG_AX, PC_REG_BX, PC_REG_CX, PC_REG_DX, PC_REG_SI, PC_REG_DI,
 	PC_REG_BP, PC_REG_SP, PC_REG_R8, PC_REG_R9, PC_REG_R10, PC_REG_R11,
 	PC_REG_R12, PC_REG_R13, PC_REG_R14, PC_REG_R15, PC_REG_IP,
 	PC_NR_REGS
+};
+
+/* aarch64: %x0 .. %x30, %sp, %pc */
+enum pc_a64_reg {
+	PC_A64_X0 = 0, PC_A64_X29 = 29, PC_A64_X30 = 30, PC_A64_SP, PC_A64_PC,
+	PC_A64_NR_REGS
 };
 
 /* SIB base of "+16(,%ax,8)": no base register, the address is index * scale + 16. */
@@ -54,6 +78,7 @@ struct pc_arg {
 };
 
 struct pc_record {
+	u8 mach;		/* enum pc_mach: whose register names args use */
 	bool retprobe;
 	char group[PROBECACHE_NAME_MAX + 1];
 	char event[PROBECACHE_NAME_MAX + 1];
@@ -96,22 +121,36 @@ struct pc_command {
  * The full grammar, limits and column rules are in the comment above
  * pc_parse_command() in record.c. On success @err is zeroed; on failure
  * @cmd is partially filled and must not be used. rec.path points into @line.
+ * Register names are those of PC_MACH_NATIVE.
  */
 int pc_parse_command(const char *line, size_t len, unsigned int max_args,
 		     struct pc_command *cmd, struct pc_parse_error *err);
+
+/*
+ * The same with the register names of @mach (a host reading records made
+ * for another machine); -EINVAL if @mach is not an enum pc_mach.
+ */
+int pc_parse_command_mach(const char *line, size_t len, enum pc_mach mach,
+			  unsigned int max_args, struct pc_command *cmd,
+			  struct pc_parse_error *err);
+
+/* enum pc_mach of ELF machine @e_machine (EM_X86_64, EM_AARCH64); -1 if none. */
+int pc_mach_of_elf(unsigned int e_machine);
 
 /*
  * Format @rec's args back into record syntax ("a=%di:s32 b=+8(%sp):u64"),
  * space-separated, every arg with its type, numbers canonical (offsets and
  * immediates decimal, @+ file offsets 0x hex). Returns the length without
  * the NUL, -ENOSPC if @size is too small (@buf then holds a NUL-terminated
- * prefix), -EINVAL if an arg is inconsistent (bad kind/reg/type/nderef).
+ * prefix), -EINVAL if an arg is inconsistent (bad kind/reg/type/nderef, or
+ * rec->mach unknown). Register names are those of rec->mach.
  */
 int pc_format_args(const struct pc_record *rec, char *buf, size_t size);
 
-/* Names without '%' ("di", "r12"); NULL for values outside the enums. */
+/* Names without '%' ("di", "r12", "x0"); NULL for values outside the enums. */
 const char *pc_type_name(enum pc_type t);
-const char *pc_reg_name(enum pc_reg r);
+const char *pc_reg_name(enum pc_mach m, unsigned int r);
+unsigned int pc_nr_regs(enum pc_mach m);	/* 0 for an unknown machine */
 unsigned int pc_type_size(enum pc_type t);	/* bytes; 0 for string */
 
 #endif /* _PC_RECORD_H */

@@ -15,11 +15,13 @@ PKGS="build-essential gcc g++ make pkg-config clang llvm libclang-rt-14-dev bc f
 	busybox-static cpio kmod dkms xz-utils zstd file python3
 	linux-image-cloud-amd64 linux-headers-cloud-amd64 linux-source-6.1 linux-source-6.12 libssl-dev
 	linux-perf libc6-dbg postgresql-15 openjdk-17-jre-headless python3.11 gcc-aarch64-linux-gnu
+	g++-aarch64-linux-gnu libc6-dev-arm64-cross
 	groff-base man-db systemd debhelper dh-dkms lintian debootstrap"
 # linux-source-6.12 (the debug kernel's tree) is in PKGS, not here: bookworm-security has
 # it, and installing it with -t backports drags linux-perf (the SDT parity oracle) and
 # linux-libc-dev up to 6.12 with it. Where only backports has it, PKGS still finds it.
-BPO_PKGS="qemu-system-x86"
+# qemu-system-arm: the arm64 VM runs (QEMU >= 10: virt's second PL011 carries their TAP).
+BPO_PKGS="qemu-system-x86 qemu-system-arm"
 
 # mirror_uri (shared with tests/vm/sysimage.sh and tests/vm/chroot.sh, which debootstrap
 # from the same mirror)

@@ -7,7 +7,8 @@
 # run) exec:PATH (any TAP program; the harness tests use it). Default: every host suite;
 # the whole VM suite on the oldest (5.10), default (6.1) and newest (7.3) kernels and the
 # debug kernel, the kernel-facing scripts (1x: the module, 3x: the CLI driving it) on the
-# others (6.12, 6.12-deb13, 7.3-rt): README "Kernels"; then kasan and sysboot.
+# others (6.12, 6.12-deb13, 7.3-rt), the arm64 script (70-arm64) on arm64-6.1 and
+# arm64-7.3: README "Kernels"; then kasan and sysboot.
 # How a suite's output is judged: tests/lib/suite-verdict.sh.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,7 +26,7 @@ host_suites() {
 suites=("$@")
 if [ ${#suites[@]} -eq 0 ]; then
 	suites=(unit fuzz $(host_suites) vm:5.10 vm:6.1 'vm:6.12:[13]*' 'vm:6.12-deb13:[13]*'
-		vm:7.3 'vm:7.3-rt:[13]*' vm:debug kasan vm:sysboot)
+		vm:7.3 'vm:7.3-rt:[13]*' vm:arm64-6.1 vm:arm64-7.3 vm:debug kasan vm:sysboot)
 fi
 
 run_suite() {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "armed.h"
 #include "export.h"
 #include "record.h"
 
@@ -214,7 +215,7 @@ static int check_args(struct parser *p, char **f, uint64_t off, uint64_t ref)
 	cmd = calloc(1, sizeof(*cmd));
 	if (!cmd)
 		return -ENOMEM;
-	ret = pc_parse_command(line, n, PROBECACHE_MAX_ARGS, cmd, &perr);
+	ret = pc_parse_any_machine(line, n, cmd, &perr);
 	free(cmd);
 	if (ret)
 		return fail(p, "entry %s:%s: %s: %s", f[2], f[3],

@@ -41,8 +41,21 @@ int pc_sysfs_read(const char *rel, char *buf, size_t size);
 /*
  * Check a control line ("add RECORD", "del GROUP:EVENT") of @len bytes with
  * the module's parser; on rejection @why gets "col C: FIELD: WHY". 0 or -errno.
+ * The register names may be those of any machine the module runs on: the
+ * cache also holds records of other machines' binaries, scanned here to be
+ * exported to them (the module of each machine takes only its own).
  */
 int pc_record_check(const char *line, size_t len, char *why, size_t whylen);
+
+struct pc_command;
+struct pc_parse_error;
+/*
+ * kmod/record.c's pc_parse_command() with this host's register names, else
+ * the first other machine's that accepts the line; @perr is the native
+ * parse's error when none does.
+ */
+int pc_parse_any_machine(const char *line, size_t len, struct pc_command *cmd,
+			 struct pc_parse_error *perr);
 
 /* Strip trailing newlines and blanks; return @s. */
 char *pc_chomp(char *s);

@@ -10,6 +10,22 @@
 #include "armed.h"
 #include "record.h"
 
+int pc_parse_any_machine(const char *line, size_t len, struct pc_command *cmd,
+			 struct pc_parse_error *perr)
+{
+	struct pc_parse_error other;
+	int ret, m;
+
+	ret = pc_parse_command(line, len, PROBECACHE_MAX_ARGS, cmd, perr);
+	for (m = 0; ret && m < PC_NR_MACHS; m++)
+		if (m != PC_MACH_NATIVE &&
+		    !pc_parse_command_mach(line, len, m, PROBECACHE_MAX_ARGS, cmd, &other)) {
+			*perr = other;
+			ret = 0;
+		}
+	return ret;
+}
+
 int pc_record_check(const char *line, size_t len, char *why, size_t whylen)
 {
 	struct pc_parse_error perr = { 0 };
@@ -18,7 +34,7 @@ int pc_record_check(const char *line, size_t len, char *why, size_t whylen)
 
 	if (!cmd)
 		return -ENOMEM;
-	ret = pc_parse_command(line, len, PROBECACHE_MAX_ARGS, cmd, &perr);
+	ret = pc_parse_any_machine(line, len, cmd, &perr);
 	free(cmd);
 	if (ret)
 		snprintf(why, whylen, "col %u: %s: %s", perr.column,

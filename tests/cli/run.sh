@@ -323,6 +323,29 @@ check_eq "the index kept by every writer above equals one rebuilt from the files
 	"$kept" "$(idx | grep -v '^bucket ')"
 check "it is not empty" test "$(echo "$kept" | wc -l)" -gt 3
 
+# ---- arm64 binaries on this x86-64 host (a fleet's build host exports for arm64) ----
+make -s -C "$top/tests/fixtures" build/sdt_args_aarch64 > /dev/null 2>&1 ||
+	{ echo "Bail out! cannot build sdt_args_aarch64"; exit 1; }
+A64=$FX/sdt_args_aarch64
+export PROBECACHE_DIR=$T/cache64
+check "scan an aarch64 binary" sh -c "'$PC_BIN' scan '$A64' > /dev/null 2>&1"
+out=$(pc list --format=record 'sdt_pcfix:mem' 2>&1)
+check_eq "its record: the aarch64 binary's path" "$A64" "$(cut -d ' ' -f 3 <<< "$out" | sed 's/:0x.*//')"
+check_eq "its record carries arm64 register names, accepted as such" \
+	"arg1=+0(%x0):u64 arg2=+8(%x1):s32 arg3=-16(%x2):s32 arg4=+0(%sp):u64 arg5=+24(%sp):u64 arg6=+32(%x29):u64" \
+	"$(cut -d ' ' -f 4- <<< "$out")"
+check_eq "export the aarch64 entries" 0 "$(rc pc export -o "$T/a64.pca" 'sdt_pcfix:*')"
+PROBECACHE_DIR=$T/cache64b
+check "import them into another cache" sh -c "'$PC_BIN' import '$T/a64.pca' 2>&1 | grep -q ' 0 replaced'"
+check_eq "same records after the round trip" "$(PROBECACHE_DIR=$T/cache64 pc list --format=record)" \
+	"$(pc list --format=record)"
+# A record mixing the machines' register names is valid on neither.
+sed 's/arg1=+0(%x0):u64/arg1=+0(%di):u64/' "$T/a64.pca" > "$T/mixed.pca"
+out=$(pc import "$T/mixed.pca" 2>&1)
+check_eq "an entry mixing x86-64 and arm64 registers is refused" 1 "$?"
+check "naming the register" grep -q "entry sdt_pcfix:mem: arg2: unknown register; nothing imported" <<< "$out"
+export PROBECACHE_DIR=$T/cache
+
 # ---- help, clear ----
 for c in scan list del clear arm disarm status gc; do
 	check "help $c prints its usage" sh -c "'$PC_BIN' help $c | grep -q '^usage: probecache-resolve $c'"

@@ -6,6 +6,7 @@
  * the line (or one past it); an accepted line contains no control byte,
  * its path lies inside the line, and the record rebuilt from the parsed
  * fields parses back to the same fields (args via pc_format_args).
+ * Every input is parsed with each machine's register names (x86-64, aarch64).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +57,8 @@ static size_t rebuild(const struct pc_record *r)
 	return n;
 }
 
-static void check_record(const char *line, size_t size, const struct pc_record *r)
+static void check_record(const char *line, size_t size, const struct pc_record *r,
+			 enum pc_mach mach)
 {
 	struct pc_parse_error err;
 	unsigned int i;
@@ -69,11 +71,12 @@ static void check_record(const char *line, size_t size, const struct pc_record *
 	ret = pc_format_args(r, fmt, sizeof(fmt));
 	CHECK(ret >= 0 && (size_t)ret == strlen(fmt));
 	n = rebuild(r);
-	ret = pc_parse_command(line2, n, PROBECACHE_MAX_ARGS, &cmd2, &err);
+	ret = pc_parse_command_mach(line2, n, mach, PROBECACHE_MAX_ARGS, &cmd2, &err);
 	if (ret)
 		fprintf(stderr, "reparse of '%s' failed: col %u %s: %s\n", line2, err.column,
 			err.field, err.why);
 	CHECK(!ret && cmd2.cmd == PC_CMD_ADD);
+	CHECK(cmd2.rec.mach == mach && r->mach == mach);
 	CHECK(cmd2.rec.retprobe == r->retprobe && !strcmp(cmd2.rec.group, r->group) &&
 	      !strcmp(cmd2.rec.event, r->event) && cmd2.rec.build_id_len == r->build_id_len &&
 	      !memcmp(cmd2.rec.build_id, r->build_id, r->build_id_len) &&
@@ -87,29 +90,35 @@ static void check_record(const char *line, size_t size, const struct pc_record *
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void one_machine(const char *line, size_t size, enum pc_mach mach)
 {
-	const char *line = (const char *)data;
 	struct pc_parse_error err;
 	size_t i;
 	int ret;
 
-	ret = pc_parse_command(line, size, PROBECACHE_MAX_ARGS, &cmd, &err);
+	ret = pc_parse_command_mach(line, size, mach, PROBECACHE_MAX_ARGS, &cmd, &err);
 	if (ret) {
 		check_error(ret, &err, size);
-		return 0;
+		return;
 	}
 	for (i = 0; i < size; i++)
 		CHECK((unsigned char)line[i] >= 0x20 && line[i] != 0x7f);
 	if (cmd.cmd == PC_CMD_ADD) {
-		check_record(line, size, &cmd.rec);
+		check_record(line, size, &cmd.rec, mach);
 		/* One arg fewer allowed than given: must be refused, not truncated. */
 		if (cmd.rec.nargs) {
-			ret = pc_parse_command(line, size, cmd.rec.nargs - 1u, &cmd2, &err);
+			ret = pc_parse_command_mach(line, size, mach, cmd.rec.nargs - 1u, &cmd2,
+						    &err);
 			CHECK(ret == -E2BIG);
 		}
 	} else if (cmd.cmd == PC_CMD_DEL) {
 		CHECK(cmd.group[0] && cmd.event[0]);
 	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	one_machine((const char *)data, size, PC_MACH_X86_64);
+	one_machine((const char *)data, size, PC_MACH_AARCH64);
 	return 0;
 }

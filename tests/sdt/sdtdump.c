@@ -3,8 +3,9 @@
  * sdtdump [-r|-c] BIN: print what pc_sdt_read() makes of BIN, one line per
  * note, in perf's uprobe_events form (default) or with record args (-r).
  * -c also feeds every note's "add" record line to the module's own parser
- * (kmod/record.c) and exits 1 if it refuses one. Lets the parity suite and
- * the fixture tests look at user/sdt.c without the cache.
+ * (kmod/record.c) with the register names of BIN's machine (the host's for
+ * one without its own, i386) and exits 1 if it refuses one. Lets the parity
+ * suite and the fixture tests look at user/sdt.c without the cache.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -35,16 +36,18 @@ static int check_record(const struct pc_sdt_file *f, const char *path,
 	static struct pc_command cmd;
 	struct pc_parse_error err = { 0 };
 	char line[PROBECACHE_LINE_MAX];
-	int len;
+	int len, mach = pc_mach_of_elf(f->machine);
 
+	if (mach < 0)
+		mach = PC_MACH_NATIVE;
 	len = snprintf(line, sizeof(line), "add p:sdt_%s/%s %s %s:0x%" PRIx64, n->provider,
 		       n->name, f->build_id, path, n->pc_off);
 	if (n->sem_off)
 		len += snprintf(line + len, sizeof(line) - len, "(0x%" PRIx64 ")", n->sem_off);
 	len += snprintf(line + len, sizeof(line) - len, "%s%s", *n->rec_args ? " " : "",
 			n->rec_args);
-	if ((size_t)len >= sizeof(line) || pc_parse_command(line, len, PROBECACHE_MAX_ARGS,
-							    &cmd, &err)) {
+	if ((size_t)len >= sizeof(line) ||
+	    pc_parse_command_mach(line, len, (enum pc_mach)mach, PROBECACHE_MAX_ARGS, &cmd, &err)) {
 		fprintf(stderr, "record refused: col %u %s: %s: %s\n", err.column,
 			err.field ? err.field : "?", err.why ? err.why : "line too long", line);
 		return 1;

@@ -22,6 +22,11 @@ static int parse(const char *line, size_t len, unsigned int max_args)
 	return pc_parse_command(line, len, max_args, &cmd, &err);
 }
 
+static int parse_m(enum pc_mach m, const char *line)
+{
+	return pc_parse_command_mach(line, strlen(line), m, PROBECACHE_MAX_ARGS, &cmd, &err);
+}
+
 static const char *s(const char *v)
 {
 	return v ? v : "(null)";
@@ -532,9 +537,28 @@ static void test_lookups(void)
 	int i;
 
 	for (i = 0; i < PC_NR_REGS; i++)
-		ok &= !strcmp(s(pc_reg_name((enum pc_reg)i)), regs[i]);
-	TAP_OK(ok && !pc_reg_name(PC_NR_REGS) && !pc_reg_name((enum pc_reg)-1),
-	       "pc_reg_name for every register, NULL outside");
+		ok &= !strcmp(s(pc_reg_name(PC_MACH_X86_64, i)), regs[i]);
+	TAP_OK(ok && !pc_reg_name(PC_MACH_X86_64, PC_NR_REGS) &&
+	       !pc_reg_name(PC_MACH_X86_64, (unsigned int)-1) &&
+	       pc_nr_regs(PC_MACH_X86_64) == PC_NR_REGS,
+	       "pc_reg_name for every x86-64 register, NULL outside");
+	ok = true;
+	for (i = 0; i <= 30; i++) {
+		char x[16];
+
+		snprintf(x, sizeof(x), "x%d", i);
+		ok &= !strcmp(s(pc_reg_name(PC_MACH_AARCH64, i)), x);
+	}
+	TAP_OK(ok && !strcmp(s(pc_reg_name(PC_MACH_AARCH64, PC_A64_SP)), "sp") &&
+	       !strcmp(s(pc_reg_name(PC_MACH_AARCH64, PC_A64_PC)), "pc") &&
+	       !pc_reg_name(PC_MACH_AARCH64, PC_A64_NR_REGS) &&
+	       pc_nr_regs(PC_MACH_AARCH64) == 33,
+	       "pc_reg_name for every aarch64 register (x0..x30 sp pc), NULL outside");
+	TAP_OK(!pc_reg_name(PC_NR_MACHS, 0) && !pc_reg_name((enum pc_mach)-1, 0) &&
+	       !pc_nr_regs(PC_NR_MACHS), "unknown machine: no registers");
+	TAP_OK(pc_mach_of_elf(62) == PC_MACH_X86_64 && pc_mach_of_elf(183) == PC_MACH_AARCH64 &&
+	       pc_mach_of_elf(3) == -1 && pc_mach_of_elf(0) == -1,
+	       "pc_mach_of_elf: EM_X86_64, EM_AARCH64, others none");
 	ok = true;
 	for (i = 0; i <= PC_T_STRING; i++)
 		ok &= !strcmp(s(pc_type_name((enum pc_type)i)), types[i]) &&
@@ -542,6 +566,96 @@ static void test_lookups(void)
 	TAP_OK(ok && !pc_type_name((enum pc_type)(PC_T_STRING + 1)) &&
 	       !pc_type_size((enum pc_type)(PC_T_STRING + 1)),
 	       "pc_type_name/pc_type_size for every type, NULL/0 outside");
+}
+
+/* aarch64 register names (ftrace's on arm64), parsed with the machine given. */
+static const struct arg_case a64_cases[] = {
+	{ "a=%x0", 0, PC_BASE_REG, PC_A64_X0, 0, 0, 0, {0}, PC_T_U64, "a=%x0:u64" },
+	{ "a=%x30:s32", 0, PC_BASE_REG, PC_A64_X30, 0, 0, 0, {0}, PC_T_S32, "a=%x30:s32" },
+	{ "a=%x9:u8", 0, PC_BASE_REG, 9, 0, 0, 0, {0}, PC_T_U8, "a=%x9:u8" },
+	{ "a=%sp", 0, PC_BASE_REG, PC_A64_SP, 0, 0, 0, {0}, PC_T_U64, "a=%sp:u64" },
+	{ "a=%pc:x64", 0, PC_BASE_REG, PC_A64_PC, 0, 0, 0, {0}, PC_T_X64, "a=%pc:x64" },
+	{ "a=+24(%sp)", 0, PC_BASE_REG, PC_A64_SP, 0, 0, 1, {24}, PC_T_U64, "a=+24(%sp):u64" },
+	{ "a=-0x10(%x29):s32", 0, PC_BASE_REG, PC_A64_X29, 0, 0, 1, {-16}, PC_T_S32,
+	  "a=-16(%x29):s32" },
+	{ "a=+0(+8(%x1)):string", 0, PC_BASE_REG, 1, 0, 0, 2, {8, 0}, PC_T_STRING,
+	  "a=+0(+8(%x1)):string" },
+	{ "a=+0(%x3,%x4,8)", 0, PC_BASE_SIB, 3, 4, 8, 1, {0}, PC_T_U64, "a=+0(%x3,%x4,8):u64" },
+	{ "a=+0(%sp,%x2,1):u32", 0, PC_BASE_SIB, PC_A64_SP, 2, 1, 1, {0}, PC_T_U32,
+	  "a=+0(%sp,%x2,1):u32" },
+	{ "a=\\-1:s32", 0, PC_BASE_IMM, (u64)-1, 0, 0, 0, {0}, PC_T_S32, "a=\\-1:s32" },
+	{ "a=@+0x10:u64", 0, PC_BASE_FILEOFF, 0x10, 0, 0, 1, {0}, PC_T_U64, "a=@+0x10:u64" },
+	{ "a=$retval:s64", 1, PC_BASE_RETVAL, 0, 0, 0, 0, {0}, PC_T_S64, "a=$retval:s64" },
+};
+
+static void test_aarch64(void)
+{
+	static const char *const bad_a64[] = { "%di", "%ax", "%ip", "%x31", "%w0", "%x", "%X0",
+					       "%xzr", "+0(%x1,%di,1)" };
+	static const char *const bad_x86[] = { "%x0", "%x30", "%pc", "+8(%x29)" };
+	char line[1024], fmt[512];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(a64_cases); i++) {
+		const struct arg_case *c = &a64_cases[i];
+
+		snprintf(line, sizeof(line), "%s%s", c->ret ? RHDR : HDR, c->arg);
+		ret = parse_m(PC_MACH_AARCH64, line);
+		TAP_OK(!ret && cmd.rec.mach == PC_MACH_AARCH64 && cmd.rec.nargs == 1 &&
+		       arg_matches(c, &cmd.rec.args[0]),
+		       "aarch64 arg '%s' parses to the expected fields", c->arg);
+		if (ret)
+			printf("# col %u %s: %s\n", err.column, s(err.field), s(err.why));
+		fmt[0] = '\0';
+		ret = ret ? ret : pc_format_args(&cmd.rec, fmt, sizeof(fmt));
+		TAP_OK(ret > 0 && !strcmp(fmt, c->canon), "aarch64 arg '%s' formats as '%s'",
+		       c->arg, c->canon);
+		snprintf(line, sizeof(line), "%s%s", c->ret ? RHDR : HDR, fmt);
+		memcpy(&cmd2, &cmd, sizeof(cmd));
+		ret = parse_m(PC_MACH_AARCH64, line);
+		TAP_OK(!ret && arg_eq(&cmd.rec.args[0], &cmd2.rec.args[0]),
+		       "aarch64 arg '%s' round-trips", c->arg);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad_a64); i++) {
+		snprintf(line, sizeof(line), HDR "a=%s", bad_a64[i]);
+		ret = parse_m(PC_MACH_AARCH64, line);
+		TAP_OK(ret == -EINVAL && !strcmp(s(err.field), "arg1") &&
+		       !strcmp(s(err.why), "unknown register"),
+		       "aarch64 refuses '%s': unknown register", bad_a64[i]);
+	}
+	for (i = 0; i < ARRAY_SIZE(bad_x86); i++) {
+		snprintf(line, sizeof(line), HDR "a=%s", bad_x86[i]);
+		ret = parse_m(PC_MACH_X86_64, line);
+		TAP_OK(ret == -EINVAL && !strcmp(s(err.why), "unknown register") &&
+		       err.column == strlen(HDR) + 4 + (bad_x86[i][0] == '+' ? 3 : 0),
+		       "x86-64 refuses aarch64 '%s' at the register", bad_x86[i]);
+	}
+	/* %sp is in both tables, at different numbers. */
+	ret = parse_m(PC_MACH_X86_64, HDR "a=%sp");
+	TAP_OK(!ret && cmd.rec.mach == PC_MACH_X86_64 && cmd.rec.args[0].reg == PC_REG_SP,
+	       "x86-64 %%sp is PC_REG_SP");
+	ret = parse_m(PC_MACH_AARCH64, HDR "a=%sp");
+	TAP_OK(!ret && cmd.rec.args[0].reg == PC_A64_SP, "aarch64 %%sp is PC_A64_SP");
+	/* A record parsed for one machine does not format with the other's names. */
+	ret = parse_m(PC_MACH_AARCH64, HDR "a=%x20");
+	cmd.rec.mach = PC_MACH_X86_64;
+	TAP_OK(!ret && pc_format_args(&cmd.rec, fmt, sizeof(fmt)) == -EINVAL,
+	       "x20 (20) is no x86-64 register: format -EINVAL");
+	cmd.rec.args[0].reg = 15;
+	TAP_OK(pc_format_args(&cmd.rec, fmt, sizeof(fmt)) > 0 && !strcmp(fmt, "a=%r15:u64"),
+	       "register numbers are per machine: 15 formats as x86-64 r15");
+	cmd.rec.mach = PC_MACH_AARCH64;
+	TAP_OK(pc_format_args(&cmd.rec, fmt, sizeof(fmt)) > 0 && !strcmp(fmt, "a=%x15:u64"),
+	       "... and as aarch64 x15");
+	cmd.rec.mach = PC_NR_MACHS;
+	TAP_OK(pc_format_args(&cmd.rec, fmt, sizeof(fmt)) == -EINVAL,
+	       "unknown rec->mach: format -EINVAL");
+	ret = pc_parse_command_mach("clear", 5, PC_NR_MACHS, 16, &cmd, &err);
+	TAP_OK(ret == -EINVAL && !strcmp(s(err.why), "unknown machine"),
+	       "unknown machine: parse -EINVAL");
+	ret = parse("clear", 5, 16);
+	TAP_OK(!ret && cmd.rec.mach == PC_MACH_NATIVE, "pc_parse_command uses PC_MACH_NATIVE");
 }
 
 /* A failed parse leaves a stale error behind; a good one must not. */
@@ -563,6 +677,7 @@ int main(void)
 	test_round_trip_mixed();
 	test_format_errors();
 	test_lookups();
+	test_aarch64();
 	test_error_reset();
 	return tap_done();
 }

@@ -8,6 +8,11 @@
 #                                          install the newest linux-headers-VER*-FLAVOUR of
 #                                          SUITE (once) and unpack its vmlinuz; prints
 #                                          "VMLINUZ KDIR KVER", KDIR as seen inside the chroot
+#   chroot.sh RELEASE --foreign-kernel ARCH VER FLAVOUR
+#                                          the same for a kernel of another architecture
+#                                          (arm64), to cross-build modules: its headers
+#                                          unpacked, with the chroot's own kbuild tools
+#                                          and the cross compiler the headers name
 #   chroot.sh RELEASE --run DIR CMD...     run CMD inside, in a private mount namespace with
 #                                          /proc mounted and DIR bind-mounted at the same path
 #                                          (in the caller's directory if that is under DIR)
@@ -17,7 +22,7 @@
 # kernel comes from it); kernels and compilers are Debian packages.
 set -eu
 
-release=${1:?usage: chroot.sh RELEASE [--print-dir | --kernel SUITE FLAVOUR | --run DIR CMD...]}
+release=${1:?usage: chroot.sh RELEASE [--print-dir | --kernel SUITE VER FLAVOUR | --foreign-kernel ARCH VER FLAVOUR | --run DIR CMD...]}
 shift
 cache=/var/cache/probecache-test
 dir=$cache/chroot-$release
@@ -106,6 +111,65 @@ kernel() {
 	echo "$dir$img /usr/src/linux-headers-$kver $kver"
 }
 
+# foreign_kernel ARCH VER FLAVOUR: newest linux-headers-VER.*-FLAVOUR of ARCH in RELEASE
+# (tests/vm/debs.sh: -updates, -security and -backports count). Its package cannot be
+# installed here (it depends on ARCH's compiler), so it and its -common are unpacked into
+# /usr/src; the host-side scripts/ come from this machine's linux-kbuild of the same
+# version and the compiler from gcc-N-GNUTYPE, N as the headers' .kernelvariables name it.
+# The vmlinuz (linux-image-K, or linux-binary-K where the image is split) goes to /kimg.
+foreign_kernel() {
+	arch=$1 ver=$2 flav=$3 debs="$top/tests/vm/debs.sh"
+	re="^linux-headers-$(echo "$ver" | sed 's/\./\\./g')[.][0-9]+[-+][-+.a-z0-9]*-$flav\$"
+	kver=$(ls "$dir/usr/src" 2>/dev/null | grep -E "$re" | sed 's/^linux-headers-//' |
+		sort -V | tail -n 1 || true)
+	if [ -z "$kver" ] || [ ! -f "$dir/usr/src/linux-headers-$kver/.probecache-ok" ]; then
+		[ "$(id -u)" = 0 ] || die "installing a $arch $ver $flav kernel in $dir needs root"
+		pkg=$("$debs" "$arch" "$release" search "$re" | tail -n 1)
+		[ -n "$pkg" ] || die "no linux-headers-$ver*-$flav for $arch in $release"
+		kver=${pkg#linux-headers-}
+		echo "chroot.sh: unpacking $pkg ($arch) into $dir" >&2
+		hdeb=$("$debs" "$arch" "$release" get "$pkg")
+		deps=$(dpkg-deb -f "$hdeb" Depends | tr ',' '\n' | sed 's/^ *//;s/ .*//')
+		common=$(echo "$deps" | grep -E '^linux-headers-.*-common$')
+		kbuild=$(echo "$deps" | grep -E '^linux-kbuild-')
+		[ -n "$common" ] && [ -n "$kbuild" ] || die "$pkg: no -common or linux-kbuild dependency"
+		cdeb=$("$debs" "$arch" "$release" get "$common")
+		# The kbuild tools run here: this machine's architecture, the headers' version.
+		kdeb=$("$debs" "$(dpkg --print-architecture)" "$release" get "$kbuild")
+		# Only usr/src (a plain dpkg-deb -x would turn the merged-/usr /lib into a directory).
+		for d in "$cdeb" "$hdeb"; do
+			dpkg-deb --fsys-tarfile "$d" | tar -x -C "$dir" --keep-directory-symlink ./usr/src ||
+				die "cannot unpack ${d##*/}"
+		done
+		gcc=$(sed -n 's/^CC = .*)gcc-\([0-9]*\)$/\1/p' \
+			"$dir/usr/src/linux-headers-$kver/.kernelvariables")
+		[ -n "$gcc" ] || die "$pkg: cannot tell its compiler from .kernelvariables"
+		gnu=$(dpkg-architecture -a "$arch" -q DEB_HOST_GNU_TYPE 2> /dev/null)
+		mkdir -p "$dir/kimg/deb"
+		cp "$kdeb" "$dir/kimg/deb/"
+		{ in_chroot apt-get update -q &&
+		  in_chroot apt-get install -y -q "/kimg/deb/${kdeb##*/}" "gcc-$gcc-$gnu"; } \
+			>> "$dir.log" 2>&1 ||
+			{ tail -n 20 "$dir.log" >&2; die "installing $kbuild, gcc-$gcc-$gnu failed"; }
+		in_chroot apt-get clean
+		rm -rf "$dir/kimg/deb"
+		echo "$gnu" > "$dir/usr/src/linux-headers-$kver/.probecache-ok"
+	fi
+	img=/kimg/boot/vmlinuz-$kver
+	if [ ! -f "$dir$img" ]; then
+		deb=$("$debs" "$arch" "$release" get "linux-binary-$kver" 2> /dev/null ||
+			"$debs" "$arch" "$release" get "linux-image-$kver") ||
+			die "no linux-binary-$kver or linux-image-$kver for $arch"
+		path=$(dpkg-deb -c "$deb" | awk '{print $NF}' |
+			grep -x -F -e "./boot/vmlinuz-$kver" -e "./usr/lib/modules/$kver/vmlinuz" | head -n 1)
+		[ -n "$path" ] || die "no vmlinuz for $kver in $deb"
+		mkdir -p "$dir/kimg/boot"
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -O "$path" > "$dir$img.tmp" &&
+			mv "$dir$img.tmp" "$dir$img" || die "cannot unpack $path from $deb"
+	fi
+	echo "$dir$img /usr/src/linux-headers-$kver $kver"
+}
+
 case "${1:-}" in
 --print-dir)
 	echo "$dir"; exit 0 ;;
@@ -132,5 +196,8 @@ case "${1:-}" in
 --kernel)
 	[ $# = 4 ] || die "usage: chroot.sh RELEASE --kernel SUITE VER FLAVOUR"
 	kernel "$2" "$3" "$4" ;;
+--foreign-kernel)
+	[ $# = 4 ] || die "usage: chroot.sh RELEASE --foreign-kernel ARCH VER FLAVOUR"
+	foreign_kernel "$2" "$3" "$4" ;;
 *) die "unknown option $1" ;;
 esac

@@ -1,6 +1,9 @@
 #!/bin/bash
 # run.sh KERNEL: build the module for KERNEL (5.10 6.1 6.12 6.12-deb13 7.3 7.3-rt debug), pack an initramfs
 # with the CLI, fixtures and in-VM tests, boot it under QEMU (TCG) and report TAP.
+# arm64-6.1, arm64-7.3: the module cross-built, an arm64 initramfs (Debian's busybox-static,
+# libc6, libstdc++6 .debs; cross-built fixtures; records made by the host's CLI) with the
+# arm64 scripts only (tests/vm/t/7*-arm64*.sh), booted in qemu-system-aarch64 -M virt.
 #
 # Environment:
 #   VM_TESTS='glob'          only in-VM scripts matching glob (default: all)
@@ -25,7 +28,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$top/tests/vm
 testdir=${VM_TESTDIR:-$vm/t}
 out=$top/build/vm-$kernel
-read -r vmlinuz kdir kver chroot < <("$vm/kernel.sh" "$kernel")
+read -r vmlinuz kdir kver chroot arch < <("$vm/kernel.sh" "$kernel")
+arch=${arch:-$(dpkg --print-architecture)}
+foreign=
+[ "$arch" = "$(dpkg --print-architecture)" ] || foreign=$(dpkg-architecture -a "$arch" -q DEB_HOST_GNU_TYPE 2> /dev/null)
 
 log() { [ -n "${VM_QUIET:-}" ] || echo "# $*"; }
 die() { echo "run.sh: $*" >&2; exit 1; }
@@ -36,7 +42,9 @@ build_module() { # SRC_DIR DEST_DIR: out-of-tree build in a private copy
 	# Kernels of other Debian releases: in that release's chroot, with their own compiler.
 	local run=()
 	[ -z "$chroot" ] || run=("$vm/chroot.sh" "$chroot" --run "$out")
-	"${run[@]}" make -s -C "$kdir" M="$2" W=1 modules > "$2.log" 2>&1 ||
+	local cross=()
+	[ -z "$foreign" ] || cross=(CROSS_COMPILE="$foreign-")
+	"${run[@]}" make -s -C "$kdir" M="$2" W=1 "${cross[@]}" modules > "$2.log" 2>&1 ||
 		{ cat "$2.log" >&2; die "module build failed in $1 for $kver"; }
 	# The module must build warning-free with W=1 on every test kernel.
 	! grep -q 'warning:' "$2.log" || { cat "$2.log" >&2; die "W=1 warnings in $1 for $kver"; }
@@ -60,6 +68,9 @@ not_applicable() {
 	5.10:17-kmod-perf.sh|5.10:20-kmod-events.sh)
 		echo "no trace events: Debian 5.10 does not export trace_add_event_call (5.12+ does)" ;;
 	debug:61-dkms.sh) echo "DKMS builds against a distribution headers package; the debug kernel has none" ;;
+	arm64-*:7[0-9]-arm64*.sh) ;;
+	arm64-*:*) echo "an x86-64 script (its CLI, fixtures and tools are x86-64 binaries)" ;;
+	*:7[0-9]-arm64*.sh) echo "an arm64 script" ;;
 	esac
 }
 
@@ -82,6 +93,61 @@ build_all() {
 	build_module "$top/kmod" "$out/src/kmod"
 	make -s -C "$top/user" > /dev/null
 	make -s -C "$top/tests/fixtures" > /dev/null
+	[ "$arch" != arm64 ] || make -s -C "$top/tests/fixtures/arm64" > /dev/null
+}
+
+# unpack_debs ARCH RELEASE PKG...: Debian's ARCH packages into the initramfs root, keeping
+# its merged-/usr symlinks (lib -> usr/lib).
+unpack_debs() {
+	local a=$1 r=$2 deb
+	shift 2
+	for deb in $("$vm/debs.sh" "$a" "$r" get "$@"); do
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$root" --keep-directory-symlink ||
+			die "cannot unpack $deb"
+	done
+}
+
+# make_initramfs_arm64: no host binary runs there. Debian's arm64 busybox, libc and
+# libstdc++ (the real SDT binary); the cross-built fixtures; the module; and the records
+# (/pc/fixtures/arm64.rec) the host's CLI makes by scanning those very files, as a fleet's
+# build host does for its arm64 machines. Userland from bookworm for both arm64 kernels.
+make_initramfs_arm64() {
+	root=$out/root
+	rm -rf "$root" && mkdir -p "$root"/{bin,sbin,usr/bin,usr/lib,usr/sbin,pc/t,pc/extra,pc/fixtures,etc}
+	ln -s usr/lib "$root/lib"
+	unpack_debs arm64 bookworm busybox-static libc6 libgcc-s1 libstdc++6
+	rm -rf "$root/usr/share/doc" "$root/usr/share/lintian" "$root/usr/share/locale"
+	cp "$vm/init" "$root/init"
+	cp "$out/src/kmod/probecache.ko" "$root/pc/"
+	cat "$top/tests/lib/tap.sh" "$vm/lib-vm.sh" > "$root/pc/lib.sh"
+	cp -a "$top/tests/fixtures/build/arm64/." "$root/pc/fixtures/"
+	# An x86-64 ELF with SDT notes: the arm64 module must refuse its records.
+	cp "$top/tests/fixtures/build/sdt_args" "$root/pc/fixtures/x86_sdt_args"
+	local cli=$top/user/probecache-resolve cache=$out/cache f
+	rm -rf "$cache" "$out/scan.log"
+	for f in "$root"/pc/fixtures/a64_args "$root"/pc/fixtures/x86_sdt_args \
+		"$root"/usr/lib/aarch64-linux-gnu/libstdc++.so.6.*; do
+		# (warnings about x86_sdt_args' deliberately bad operands: in scan.log)
+		"$cli" --cache-dir "$cache" scan "$f" > /dev/null 2>> "$out/scan.log" ||
+			{ cat "$out/scan.log" >&2; die "probecache-resolve scan $f failed"; }
+	done
+	"$cli" --cache-dir "$cache" list --format=record | sed "s| $root/| /|" > "$root/pc/fixtures/arm64.rec"
+	# The run-time address of a64_args' tick probe (static, non-PIE): what %pc reads there.
+	printf 'A64_TICK_PC=0x%x\n' "$(readelf -nW "$root/pc/fixtures/a64_args" |
+		awk '$1 == "Name:" { n = $2 } $1 == "Location:" && n == "tick" { sub(/,$/, "", $2); print $2 }')" \
+		> "$root/pc/fixtures/a64_args.env"
+	[ -s "$root/pc/fixtures/arm64.rec" ] || die "no records for the arm64 fixtures"
+	workload_env "$kernel" | tr ' ' '\n' > "$root/pc/env"
+	write_budgets "$root/pc/budgets"
+	local t why
+	for t in "$testdir"/${VM_TESTS:-*}.sh; do
+		[ -f "$t" ] || continue
+		why=$(not_applicable "$kernel" "${t##*/}")
+		[ -z "$why" ] || continue
+		cp "$t" "$root/pc/t/"
+	done
+	ls "$root"/pc/t/*.sh > /dev/null 2>&1 || die "no arm64 in-VM test matches ${VM_TESTS:-*} in $testdir"
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/initrd.gz"
 }
 
 # copy_host PATH...: copy host files (and symlink targets, and the libraries ldd
@@ -175,11 +241,20 @@ boot() {
 	log "booting $kver ($(du -h "$out/initrd.gz" | cut -f1) initramfs)"
 	local fixed=
 	[ -z "${VM_FACTOR:-}" ] || fixed=" pc_factor10=$(awk -v f="$VM_FACTOR" 'BEGIN { printf "%d", f * 10 }')"
-	qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp 2 \
-		-no-reboot -display none -monitor none \
-		-serial "file:$out/console.log" -serial "file:$out/tap.log" \
-		-kernel "$vmlinuz" -initrd "$out/initrd.gz" \
-		-append "console=ttyS0 loglevel=5 panic=-1 oops=panic panic_on_warn=0$fixed" &
+	if [ "$arch" = arm64 ]; then
+		# virt's second PL011 (QEMU >= 10) is the TAP port, ttyAMA1.
+		qemu-system-aarch64 -M virt -accel tcg -cpu max -m 1G -smp 2 \
+			-no-reboot -display none -monitor none \
+			-serial "file:$out/console.log" -serial "file:$out/tap.log" \
+			-kernel "$vmlinuz" -initrd "$out/initrd.gz" \
+			-append "console=ttyAMA0 loglevel=5 panic=-1 oops=panic panic_on_warn=0 pc_tap=ttyAMA1$fixed" &
+	else
+		qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp 2 \
+			-no-reboot -display none -monitor none \
+			-serial "file:$out/console.log" -serial "file:$out/tap.log" \
+			-kernel "$vmlinuz" -initrd "$out/initrd.gz" \
+			-append "console=ttyS0 loglevel=5 panic=-1 oops=panic panic_on_warn=0$fixed" &
+	fi
 	qpid=$!
 	# If run.sh itself is stopped, its VM must not run on holding the CPU.
 	trap 'kill "$qpid" 2> /dev/null || true' EXIT
@@ -193,7 +268,7 @@ exec 9> "$out.lock"
 flock 9
 log "kernel $kernel: $kver"
 build_all
-make_initramfs
+if [ "$arch" = arm64 ]; then make_initramfs_arm64; else make_initramfs; fi
 # One VM on the machine at a time, whichever checkout it comes from: two TCG guests
 # on two cores would each run at half speed and time out (build steps may overlap).
 exec 8> /tmp/probecache-vm.lock

@@ -42,11 +42,13 @@
  *   PID       only tasks of this thread group hit (breakpoints go in no other mm)
  *
  *   FETCHARG:
- *     %REG                 register (ftrace names: %ax %bx %cx %dx %si %di %bp %sp
- *                          %r8..%r15 %ip)
+ *     %REG                 register, ftrace's names on the module's machine:
+ *                          x86-64 %ax %bx %cx %dx %si %di %bp %sp %r8..%r15 %ip,
+ *                          arm64 %x0..%x30 %sp %pc
  *     \IMM                 immediate, decimal or 0x hex, optionally negative
  *     +|-OFF(FETCHARG)     memory at FETCHARG+OFF; nests up to PROBECACHE_MAX_DEREF
- *     +|-OFF(%B,%I,S)      memory at B + I*S + OFF (x86 SIB), S in 1,2,4,8
+ *     +|-OFF(%B,%I,S)      memory at B + I*S + OFF (x86 SIB, arm64 [B, I, lsl #k]),
+ *                          S in 1,2,4,8
  *     +|-OFF(,%I,S)        memory at I*S + OFF (SIB without base: non-PIE globals)
  *     @+FILEOFF            memory at the address that file offset FILEOFF is mapped to
  *                          (for .bss, offsets past p_filesz within p_memsz of a PT_LOAD)
