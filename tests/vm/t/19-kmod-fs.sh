@@ -1,0 +1,33 @@
+#!/bin/sh
+# The rewrite-detection checks of 13-kmod-rewrite.sh (build-id mismatch, ETXTBSY for
+# every in-place write path while armed, a writer blocking arming, mtime/ctime making a
+# probe stale, rename-replace keeping the old inode probed) on real disk filesystems:
+# ext4 and xfs on the VM's virtio disks (/init mounts them). 13 itself runs on tmpfs.
+. /pc/lib.sh
+
+# on_fs FS: run 13-kmod-rewrite.sh in a fresh directory of /mnt/FS and report each of
+# its results as one of ours ("FS: ..."); its plan must match what it reported.
+on_fs() {
+	if ! check "$1 disk mounted" pc_disk "$1"; then
+		return
+	fi
+	check_eq "/mnt/$1 is on a virtio disk" "/dev/vd" "$(awk -v m="/mnt/$1" '$2 == m { print substr($1, 1, 7) }' /proc/mounts)"
+	rm -rf "/mnt/$1/rw"
+	sh /pc/t/13-kmod-rewrite.sh "/mnt/$1/rw" > /tmp/19-$1.out 2>&1
+	rc=$?
+	n=0 plan=
+	while IFS= read -r l; do
+		case "$l" in
+		"ok "*) n=$((n + 1)); ok "$1: ${l#ok * - }" ;;
+		"not ok "*) n=$((n + 1)); not_ok "$1: ${l#not ok * - }" ;;
+		1..*) plan=${l#1..} ;;
+		*) echo "$l" ;;
+		esac
+	done < /tmp/19-$1.out
+	check_eq "$1: 13-kmod-rewrite.sh ran its plan and exited 0" "$n $n 0" "${plan:-none} $n $rc"
+	rm -rf "/mnt/$1/rw"
+}
+
+on_fs ext4
+on_fs xfs
+tap_done
