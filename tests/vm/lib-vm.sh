@@ -41,8 +41,12 @@ wait_for() {
 # pc_arm_line RECORD: define the probe RECORD ("p:GROUP/EVENT BUILD-ID /path:0xOFF ...")
 # and arm it with its hit counter. Every kernel-side arming of the disk and container
 # tests goes through here, so a change of the control commands is made in one place.
+# On failure prints "pc_write: ENAME after N bytes" (errno's name) and last_error.
 pc_arm_line() {
-	pc_ctl "add $1"
+	printf 'add %s\n' "$1" | /pc/fixtures/pc_write "$PC_SYSFS/control" || {
+		cat "$PC_SYSFS/last_error" >&2
+		return 1
+	}
 }
 
 # pc_hits GROUP:EVENT: the probe's hit count

@@ -225,6 +225,10 @@ make_initramfs() {
 	workload_env "$kernel" | tr ' ' '\n' > "$root/pc/env"
 	write_budgets "$root/pc/budgets"
 	local t why
+	# Every script is also in /pc/all, for scripts that run another (19-kmod-fs runs
+	# 13-kmod-rewrite on other filesystems) whatever VM_TESTS selects.
+	mkdir -p "$root/pc/all"
+	cp "$testdir"/*.sh "$root/pc/all/"
 	for t in "$testdir"/${VM_TESTS:-*}.sh; do
 		[ -f "$t" ] || continue
 		why=$(not_applicable "$kernel" "${t##*/}")

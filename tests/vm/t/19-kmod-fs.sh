@@ -13,7 +13,7 @@ on_fs() {
 	fi
 	check_eq "/mnt/$1 is on a virtio disk" "/dev/vd" "$(awk -v m="/mnt/$1" '$2 == m { print substr($1, 1, 7) }' /proc/mounts)"
 	rm -rf "/mnt/$1/rw"
-	sh /pc/t/13-kmod-rewrite.sh "/mnt/$1/rw" > /tmp/19-$1.out 2>&1
+	sh /pc/all/13-kmod-rewrite.sh "/mnt/$1/rw" > /tmp/19-$1.out 2>&1
 	rc=$?
 	n=0 plan=
 	while IFS= read -r l; do

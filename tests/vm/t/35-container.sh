@@ -141,10 +141,13 @@ exec 9> /tmp/c.in
 check "container C started" wait_for 20 grep -qx ready /tmp/c.out
 PC=$(child_of $uc)
 check "C's overlay is not mounted in the host's namespace" sh -c "! grep -q ' $C/c.m ' /proc/mounts"
+out=$(probecache-resolve scan "/proc/$PC/root$LIBP" 2>&1)
+check "CLI scans C's libstdc++ through /proc/PID/root, an overlay mounted only in C's namespace" \
+	sh -c "echo '$out'; echo '$out' | grep -q '($ct_app_OTHER_BUILD_ID): 3 events\$'"
 out=$(pc_arm_line "p:ctc/throw $ct_app_LIBSTDCXX_BUILD_ID /proc/$PC/root$LIBP:$OFF_THROW" 2>&1)
 check "Debian's libstdc++ record refused on C's libstdc++" test $? != 0
-check "with ESTALE" sh -c "echo '$out' | grep -q ESTALE"
-check "because of the build-id ($out)" sh -c "echo '$out' | grep -q 'build-id mismatch: file has $ct_app_OTHER_BUILD_ID, record wants $ct_app_LIBSTDCXX_BUILD_ID'"
+check "with ESTALE" sh -c "echo '$out'; echo '$out' | grep -q ESTALE"
+check "because of the build-id" sh -c "echo '$out'; echo '$out' | grep -q 'build-id mismatch: file has $ct_app_OTHER_BUILD_ID, record wants $ct_app_LIBSTDCXX_BUILD_ID'"
 check "nothing armed: C runs, 4 requests" send 9 /tmp/c.out 4 4
 check_eq "C's ct_app is another inode (its own lower layer): no hits either" "10 10 7" \
 	"$(pc_hits sdt_ct_app:request) $(pc_hits ctproc:request) $(pc_hits sdt_libstdcxx:throw)"
