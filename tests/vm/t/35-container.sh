@@ -5,7 +5,8 @@
 #   A: overlay mounted in the host's mount namespace (as Docker and containerd do),
 #      scanned and armed from the host through /proc/PID/root with the CLI, and armed
 #      kernel-side with a /proc/PID/root path: exact hit counts from inside; the
-#      breakpoint and the write denial sit on the lower layer's inode; a copy-up
+#      breakpoint, the write denial and the hits belong to the lower layer's inode
+#      (the lower files run from the host, outside any overlay, hit too); a copy-up
 #      (a write inside the container) makes a new file that never gets the breakpoint
 #      while the processes still mapping the lower inode keep it and their hits.
 #   C: overlay mounted only in the container's own namespace, its lower layer holding
@@ -93,16 +94,21 @@ check "5 requests inside A" send 7 /tmp/a.out 5 5
 check_eq "hits counted exactly: request (CLI), request (/proc path), throw" "5 5 5" \
 	"$(pc_hits sdt_ct_app:request) $(pc_hits ctproc:request) $(pc_hits sdt_libstdcxx:throw)"
 
-# The probed inode is the lower layer's: A maps the lower file's device and inode, with
-# int3 at the probe address, and only the lower inode refuses writers.
-out=$($PCF/ct_peek $PA "$C/lower$LIBP" $OFF_THROW)
-check_eq "A's libstdc++ mapping is the lower inode, breakpoint planted ($out)" \
+# The probed inode is the lower layer's: A's mappings carry int3 at the probe addresses,
+# the lower files refuse writers, and run from the host by their lower-layer paths
+# (no overlay, no container) they hit.
+out=$($PCF/ct_peek $PA $LIBP $OFF_THROW)
+check_eq "A's libstdc++ has the breakpoint at the probe address ($out)" \
 	"0xcc" "$(echo "$out" | sed -n 's/^mem=\(0x..\) file=0x..$/\1/p')"
 check "the file byte there is no int3 ($out)" sh -c "echo '$out' | grep -q 'file=0x' && ! echo '$out' | grep -q 'file=0xcc'"
-check_eq "A's ct_app mapping is the lower inode, breakpoint planted" \
-	"0xcc" "$($PCF/ct_peek $PA "$C/lower/app/ct_app" $OFF_APP | sed -n 's/^mem=\(0x..\) .*/\1/p')"
+check_eq "A's ct_app has the breakpoint at the probe address" \
+	"0xcc" "$($PCF/ct_peek $PA /app/ct_app $OFF_APP | sed -n 's/^mem=\(0x..\) .*/\1/p')"
 check "the lower libstdc++ refuses a writer (ETXTBSY)" sh -c "! echo 2>/dev/null >> '$C/lower$LIBP'"
 check "the lower ct_app refuses a writer (ETXTBSY)" sh -c "! echo 2>/dev/null >> '$C/lower/app/ct_app'"
+check_eq "the lower ct_app with the lower libstdc++, run on the host: 2 requests" "ready done 2 total 2" \
+	"$(echo 2 | LD_LIBRARY_PATH=$C/lower${LIBP%/*} $C/lower/app/ct_app | tr '\n' ' ' | sed 's/ $//')"
+check_eq "they hit: the probes are on the lower inodes" "7 7 7" \
+	"$(pc_hits sdt_ct_app:request) $(pc_hits ctproc:request) $(pc_hits sdt_libstdcxx:throw)"
 
 # Copy-up: a write inside the container makes an upper file, a different inode.
 check "a write to libstdc++ inside A succeeds (copy-up)" \
@@ -116,18 +122,21 @@ nb=$!
 exec 8> /tmp/b.in
 check "B started inside A after the copy-up" wait_for 20 grep -qx ready /tmp/b.out
 PB=$(child_of $nb)
-check_eq "B does not map the lower libstdc++" "unmapped" "$($PCF/ct_peek $PB "$C/lower$LIBP" $OFF_THROW)"
-out=$($PCF/ct_peek $PB "$C/a.up$LIBP" $OFF_THROW)
-check "B maps the upper copy: the original byte, no breakpoint ($out)" sh -c \
+out=$($PCF/ct_peek $PB $LIBP $OFF_THROW)
+check "B's libstdc++ (the upper copy): the original byte, no breakpoint ($out)" sh -c \
 	"echo '$out' | grep -q '^mem=\(0x..\) file=\1\$' && ! echo '$out' | grep -q 0xcc"
 check "3 requests in B" send 8 /tmp/b.out 3 3
-check_eq "B's throws (upper libstdc++) never hit; its ct_app (lower) does" "8 8 5" \
+check_eq "B's throws (upper libstdc++) never hit; its ct_app (lower) does" "10 10 7" \
+	"$(pc_hits sdt_ct_app:request) $(pc_hits ctproc:request) $(pc_hits sdt_libstdcxx:throw)"
+check_eq "the upper copy run on the host: 1 request" "ready done 1 total 1" \
+	"$(echo 1 | LD_LIBRARY_PATH=$C/a.up${LIBP%/*} $C/lower/app/ct_app | tr '\n' ' ' | sed 's/ $//')"
+check_eq "its throw does not hit" "11 11 7" \
 	"$(pc_hits sdt_ct_app:request) $(pc_hits ctproc:request) $(pc_hits sdt_libstdcxx:throw)"
 check "2 more requests in A" send 7 /tmp/a.out 2 7
-check_eq "A (still mapping the lower libstdc++) keeps hitting" "10 10 7" \
+check_eq "A (still mapping the lower libstdc++) keeps hitting" "13 13 9" \
 	"$(pc_hits sdt_ct_app:request) $(pc_hits ctproc:request) $(pc_hits sdt_libstdcxx:throw)"
 check_eq "and keeps its breakpoint" \
-	"0xcc" "$($PCF/ct_peek $PA "$C/lower$LIBP" $OFF_THROW | sed -n 's/^mem=\(0x..\) .*/\1/p')"
+	"0xcc" "$($PCF/ct_peek $PA $LIBP $OFF_THROW | sed -n 's/^mem=\(0x..\) .*/\1/p')"
 check_eq "the probes stay armed" "armed armed armed" \
 	"$(kget sdt_ct_app:request state) $(kget ctproc:request state) $(kget sdt_libstdcxx:throw state)"
 
@@ -149,7 +158,7 @@ check "Debian's libstdc++ record refused on C's libstdc++" test $? != 0
 check "with ESTALE" sh -c "echo '$out'; echo '$out' | grep -q ESTALE"
 check "because of the build-id" sh -c "echo '$out'; echo '$out' | grep -q 'build-id mismatch: file has $ct_app_OTHER_BUILD_ID, record wants $ct_app_LIBSTDCXX_BUILD_ID'"
 check "nothing armed: C runs, 4 requests" send 9 /tmp/c.out 4 4
-check_eq "C's ct_app is another inode (its own lower layer): no hits either" "10 10 7" \
+check_eq "C's ct_app is another inode (its own lower layer): no hits either" "13 13 9" \
 	"$(pc_hits sdt_ct_app:request) $(pc_hits ctproc:request) $(pc_hits sdt_libstdcxx:throw)"
 
 exec 7>&- 8>&- 9>&-
