@@ -43,7 +43,10 @@ wait_for() {
 # tests goes through here, so a change of the control commands is made in one place.
 # On failure prints "pc_write: ENAME after N bytes" (errno's name) and last_error.
 pc_arm_line() {
-	printf 'add %s\n' "$1" | /pc/fixtures/pc_write "$PC_SYSFS/control" || {
+	_ge=${1%% *}
+	_ge=${_ge#*:}
+	printf 'add %s\ncount %s\n' "$1" "${_ge%%/*}:${_ge#*/}" |
+		/pc/fixtures/pc_write "$PC_SYSFS/control" || {
 		cat "$PC_SYSFS/last_error" >&2
 		return 1
 	}

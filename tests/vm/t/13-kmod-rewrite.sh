@@ -35,7 +35,7 @@ check_eq "nothing armed: B runs unharmed" "$good_b" "$($D/b)"
 
 # Every in-place write path is refused while armed; the content stays A's.
 cp $A $D/rw
-check "arm on a copy of A" kctl "add p:rw/ours $BID $D/rw:$P"
+check "arm on a copy of A" karm "add p:rw/ours $BID $D/rw:$P"
 check_eq "A runs correctly while probed" "$good_a" "$($D/rw)"
 check_eq "and the probe hit once" "1" "$(kget rw:ours hits)"
 check "rewrite with no pause after arming: ETXTBSY" sh -c "! cat $BB 2>/dev/null > $D/rw"
@@ -68,7 +68,7 @@ wait_for 5 grep -q mapped $D/mw.out
 check "MAP_SHARED writer: arming refused" sh -c "! printf 'add p:rw/w $BID $D/wr:$P\n' > $PC_SYSFS/control"
 kill $mw
 wait $mw 2> /dev/null
-check "writer gone: armed" kctl "add p:rw/w $BID $D/wr:$P"
+check "writer gone: armed" karm "add p:rw/w $BID $D/wr:$P"
 check_eq "nothing was written meanwhile" "$good_a 1" "$($D/wr) $(kget rw:w hits)"
 
 # Timestamps that move without a write (touch) cannot be told from a write
@@ -97,7 +97,7 @@ echo '-:pcrw/theirs' >> $TR/uprobe_events
 # A link count change (hard link, rename-over of another name) moves ctime;
 # it becomes the new baseline, and a later ctime change still counts.
 cp $A $D/lk
-check "arm $D/lk" kctl "add p:lk/a $BID $D/lk:$P"
+check "arm $D/lk" karm "add p:lk/a $BID $D/lk:$P"
 sleep 1
 ln $D/lk $D/lk2
 check_eq "after a hard link: still armed, counted" "$good_a 1 armed" \
@@ -112,7 +112,7 @@ check "del" kctl "del lk:a"
 # Rename-replace: the old inode stays probed, the new file is not.
 cp $A $D/app
 ln $D/app $D/app.old
-check "arm $D/app" kctl "add p:rn/app $BID $D/app:$P"
+check "arm $D/app" karm "add p:rn/app $BID $D/app:$P"
 cp $BB $D/app.new
 mv $D/app.new $D/app
 check "upgrade replaced the inode" test "$(stat -c %i $D/app)" != "$(stat -c %i $D/app.old)"
