@@ -37,3 +37,30 @@ wait_for() {
 	done
 	return 1
 }
+
+# pc_arm_line RECORD: define the probe RECORD ("p:GROUP/EVENT BUILD-ID /path:0xOFF ...")
+# and arm it with its hit counter. Every kernel-side arming of the disk and container
+# tests goes through here, so a change of the control commands is made in one place.
+# On failure prints "pc_write: ENAME after N bytes" (errno's name) and last_error.
+pc_arm_line() {
+	_ge=${1%% *}
+	_ge=${_ge#*:}
+	printf 'add %s\ncount %s\n' "$1" "${_ge%%/*}:${_ge#*/}" |
+		/pc/fixtures/pc_write "$PC_SYSFS/control" || {
+		cat "$PC_SYSFS/last_error" >&2
+		return 1
+	}
+}
+
+# pc_hits GROUP:EVENT: the probe's hit count
+pc_hits() {
+	cat "$PC_SYSFS/probes/$1/hits" 2> /dev/null
+}
+
+# pc_disk FS: succeeds if /init mounted the virtio disk with FS (ext4, xfs) on /mnt/FS;
+# else prints why.
+pc_disk() {
+	grep -q " /mnt/$1 $1 " /proc/mounts && return 0
+	echo "/mnt/$1 is not an $1 mount: $(cat /run/pc-disks.err 2> /dev/null)"
+	return 1
+}

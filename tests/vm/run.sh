@@ -150,6 +150,103 @@ make_initramfs_arm64() {
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/initrd.gz"
 }
 
+# The disk tests (19-kmod-fs, 35-container) need a virtio disk with ext4 and xfs and
+# overlayfs. Where a kernel builds these as modules, their .ko files (with what
+# modules.dep says they need, decompressed) go to /pc/kmods/ and /init insmods them in
+# the order of /pc/kmods/order. Modules come from the installed kernel (host or chroot),
+# or, where only the vmlinuz was unpacked (5.10, 7.3, 7.3-rt), from that kernel's
+# linux-modules-K (7.x) or linux-image-K package, unpacked once per machine into
+# /var/cache/probecache-test/kmods-K.
+DISK_MODULES="virtio_pci:VIRTIO_PCI virtio_blk:VIRTIO_BLK ext4:EXT4_FS xfs:XFS_FS overlay:OVERLAY_FS"
+CACHE=${PROBECACHE_TEST_CACHE:-/var/cache/probecache-test}
+
+kernel_config() { # the .config of the kernel under test
+	local c
+	for c in "${chroot:+$("$vm/chroot.sh" "$chroot" --print-dir)}$kdir/.config" "/boot/config-$kver"; do
+		[ -f "$c" ] && { echo "$c"; return 0; }
+	done
+	die "no .config for $kver"
+}
+
+modules_dir() { # the directory holding kernel/ and modules.dep for $kver
+	local base= d m
+	[ -z "$chroot" ] || base=$("$vm/chroot.sh" "$chroot" --print-dir)
+	for d in "$base/lib/modules/$kver" "$base/usr/lib/modules/$kver"; do
+		[ -f "$d/modules.dep" ] && [ -d "$d/kernel" ] && { echo "$d"; return 0; }
+	done
+	[ -n "$chroot" ] || die "no modules for $kver in /lib/modules (linux-image-$kver)"
+	d=$CACHE/kmods-$kver
+	if [ ! -f "$d/.done" ]; then
+		(
+			flock 7
+			[ -f "$d/.done" ] && exit 0
+			rm -rf "$d" "$out/kdeb" && mkdir -p "$out/kdeb" "$d"
+			"$vm/chroot.sh" "$chroot" --run "$out/kdeb" sh -c "cd '$out/kdeb' &&
+				{ apt-get download -q linux-modules-$kver || apt-get download -q linux-image-$kver; }" \
+				> "$out/kdeb.log" 2>&1 ||
+				{ cat "$out/kdeb.log" >&2; die "no linux-modules-$kver or linux-image-$kver"; }
+			deb=$(ls "$out"/kdeb/*.deb | head -n 1)
+			[ -n "$deb" ] || die "no package downloaded for $kver"
+			dpkg-deb -x "$deb" "$d/root" || die "cannot unpack $deb"
+			rm -rf "$out/kdeb"
+			m=$d/root/lib/modules/$kver
+			[ -d "$m" ] || m=$d/root/usr/lib/modules/$kver
+			[ -d "$m" ] || die "no modules directory in the package of $kver"
+			depmod -b "${m%/lib/modules/*}" "$kver" 2> /dev/null || die "depmod for $kver failed"
+			touch "$d/.done"
+		) 7> "$CACHE/kmods-$kver.lock" || exit 1
+	fi
+	for m in "$d/root/lib/modules/$kver" "$d/root/usr/lib/modules/$kver"; do
+		[ ! -f "$m/modules.dep" ] || { echo "$m"; return 0; }
+	done
+	die "no modules.dep under $d"
+}
+
+# disk_modules DEST: the .ko files of DISK_MODULES that are not built in, and their
+# dependencies, into DEST with DEST/order listing them in load order.
+disk_modules() {
+	local dest=$1 config mdir= pair name sym val line dep ko
+	config=$(kernel_config)
+	mkdir -p "$dest" && : > "$dest/order"
+	for pair in $DISK_MODULES; do
+		name=${pair%%:*} sym=${pair#*:}
+		val=$(sed -n "s/^CONFIG_$sym=//p" "$config")
+		case "$val" in
+		y) continue ;;
+		m) ;;
+		*) die "$kver: CONFIG_$sym is '${val:-unset}': the disk tests need it" ;;
+		esac
+		[ -n "$mdir" ] || mdir=$(modules_dir)
+		line=$(grep -E "(^|/)$name\.ko(\.xz|\.zst|\.gz)?:" "$mdir/modules.dep" | head -n 1)
+		[ -n "$line" ] || die "$kver: $name is not in $mdir/modules.dep"
+		# modules.dep lists a module's dependencies so that the last loads first.
+		for dep in $(echo "${line#*:}" | tr ' ' '\n' | tac) "${line%%:*}"; do
+			ko=$(basename "$dep" | sed 's/\.ko.*$//')
+			grep -qx "$ko" "$dest/order" && continue
+			case "$dep" in
+			*.xz) xz -dc "$mdir/$dep" ;;
+			*.zst) zstd -qdc "$mdir/$dep" ;;
+			*.gz) gzip -dc "$mdir/$dep" ;;
+			*) cat "$mdir/$dep" ;;
+			esac > "$dest/$ko.ko" || die "cannot unpack $mdir/$dep"
+			echo "$ko" >> "$dest/order"
+		done
+	done
+}
+
+# make_disks: fresh empty filesystems for the VM's two virtio disks (vda ext4, vdb xfs),
+# sparse, made on every run so no run sees another's files. ext4 without the features
+# 5.10 cannot mount read-write (orphan_file, metadata_csum_seed: e2fsprogs 1.47
+# defaults); xfs at its 300 MB minimum, sparse (a few MB on disk).
+make_disks() {
+	rm -f "$out/ext4.img" "$out/xfs.img"
+	truncate -s 128M "$out/ext4.img"
+	mkfs.ext4 -q -F -L pc-ext4 -O ^orphan_file,^metadata_csum_seed "$out/ext4.img" ||
+		die "mkfs.ext4 failed"
+	truncate -s 300M "$out/xfs.img"
+	mkfs.xfs -q -f -L pc-xfs "$out/xfs.img" || die "mkfs.xfs failed (apt-get install xfsprogs)"
+}
+
 # copy_host PATH...: copy host files (and symlink targets, and the libraries ldd
 # names for ELF files) to the same paths under the initramfs root.
 copy_host() {
@@ -192,9 +289,14 @@ make_initramfs() {
 			copy_host "$f"
 		done
 	done
+	disk_modules "$root/pc/kmods"
 	workload_env "$kernel" | tr ' ' '\n' > "$root/pc/env"
 	write_budgets "$root/pc/budgets"
 	local t why
+	# Every script is also in /pc/all, for scripts that run another (19-kmod-fs runs
+	# 13-kmod-rewrite on other filesystems) whatever VM_TESTS selects.
+	mkdir -p "$root/pc/all"
+	cp "$testdir"/*.sh "$root/pc/all/"
 	for t in "$testdir"/${VM_TESTS:-*}.sh; do
 		[ -f "$t" ] || continue
 		why=$(not_applicable "$kernel" "${t##*/}")
@@ -252,6 +354,8 @@ boot() {
 		qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp 2 \
 			-no-reboot -display none -monitor none \
 			-serial "file:$out/console.log" -serial "file:$out/tap.log" \
+			-drive "file=$out/ext4.img,format=raw,if=virtio,cache=unsafe" \
+			-drive "file=$out/xfs.img,format=raw,if=virtio,cache=unsafe" \
 			-kernel "$vmlinuz" -initrd "$out/initrd.gz" \
 			-append "console=ttyS0 loglevel=5 panic=-1 oops=panic panic_on_warn=0$fixed" &
 	fi
@@ -268,7 +372,7 @@ exec 9> "$out.lock"
 flock 9
 log "kernel $kernel: $kver"
 build_all
-if [ "$arch" = arm64 ]; then make_initramfs_arm64; else make_initramfs; fi
+if [ "$arch" = arm64 ]; then make_initramfs_arm64; else make_initramfs; make_disks; fi
 # One VM on the machine at a time, whichever checkout it comes from: two TCG guests
 # on two cores would each run at half speed and time out (build steps may overlap).
 exec 8> /tmp/probecache-vm.lock
