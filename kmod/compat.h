@@ -9,7 +9,6 @@
 #define _PC_COMPAT_H
 
 #include <linux/fs.h>
-#include <linux/iversion.h>
 #include <linux/uprobes.h>
 
 /*

@@ -65,7 +65,7 @@ enum pc_state {
 
 /*
  * What identified the verified content (rechecked on arming and on every
- * mmap while armed). ctime, i_version and the link count form a baseline
+ * mmap while armed). ctime and the link count form a baseline
  * that a link or unlink moves forward (pc_ident_changed()), so they are
  * atomics: the filter runs concurrently for many mms.
  */
@@ -74,8 +74,6 @@ struct pc_ident {
 	loff_t size;
 	atomic_t nlink;
 	atomic64_t ctime_ns;
-	atomic64_t iversion;
-	bool has_iversion;
 };
 
 /* Result of verifying a record's file: the open file and its real inode. */

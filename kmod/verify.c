@@ -17,23 +17,24 @@
 
 #include "pc.h"
 
-/* ctime, i_version and nlink: the part a link change moves. */
+/* ctime and nlink: the part a link change moves. */
 static void pc_ident_link_base(struct inode *inode, struct pc_ident *id)
 {
 	struct timespec64 t = pc_inode_ctime(inode);
 
 	atomic_set(&id->nlink, READ_ONCE(inode->i_nlink));
 	atomic64_set(&id->ctime_ns, timespec64_to_ns(&t));
-	if (id->has_iversion)
-		atomic64_set(&id->iversion, inode_query_iversion(inode));
 }
 
-/* Snapshot what identifies the file content; also arms i_version bumps. */
+/*
+ * Snapshot what identifies the file content. Not i_version: xfs moves it on
+ * atime updates, so our own read (or any later one) would look like a
+ * write; ctime moves on every write and on utimes() as well.
+ */
 int pc_ident_take(struct inode *inode, struct pc_ident *id)
 {
 	id->mtime = pc_inode_mtime(inode);
 	id->size = i_size_read(inode);
-	id->has_iversion = IS_I_VERSION(inode);
 	pc_ident_link_base(inode, id);
 	return 0;
 }
@@ -41,11 +42,10 @@ int pc_ident_take(struct inode *inode, struct pc_ident *id)
 /*
  * Called from the uprobe filter: lock-free. Returns what changed or NULL if
  * the content is still the verified one. A write always moves mtime (and
- * size, usually); ctime and i_version also catch a write whose mtime was put
- * back, but they move on link and unlink too: renaming a new file over the
- * probed one (a package upgrade) must leave the old inode armed. So a link
- * count change takes the current ctime and i_version as the new baseline,
- * and changes after it still count.
+ * size, usually); ctime also catches a write whose mtime was put back, but
+ * it moves on link and unlink too: renaming a new file over the probed one
+ * (a package upgrade) must leave the old inode armed. So a link count change
+ * takes the current ctime as the new baseline, and changes after it count.
  */
 const char *pc_ident_changed(struct pc_ident *id, struct inode *inode)
 {
@@ -64,9 +64,6 @@ const char *pc_ident_changed(struct pc_ident *id, struct inode *inode)
 	t = pc_inode_ctime(inode);
 	if (timespec64_to_ns(&t) != atomic64_read(&id->ctime_ns))
 		return "ctime";
-	if (id->has_iversion &&
-	    inode_peek_iversion(inode) != (u64)atomic64_read(&id->iversion))
-		return "i_version";
 	return NULL;
 }
 
@@ -97,17 +94,19 @@ static int pc_read_at(struct file *f, void *buf, size_t len, u64 pos,
 static int pc_check_fs(const struct path *path, const char *pathname,
 		       struct pc_err *err)
 {
-	struct inode *inode = d_inode(path->dentry);
+	/* Reads reach the real inode: an overlay file's own has no a_ops. */
+	struct inode *inode = d_real_inode(path->dentry);
 	struct super_block *sb = path->mnt->mnt_sb;
 
 	if ((path->mnt->mnt_flags & MNT_NOEXEC) || (sb->s_iflags & SB_I_NOEXEC))
 		return pc_err_set(err, -EACCES, "path",
 				  "%s is on a noexec or pseudo filesystem (%s)",
 				  pathname, sb->s_type->name);
-	if (!pc_mapping_readable(inode->i_mapping) && sb->s_magic != TMPFS_MAGIC)
+	if (!pc_mapping_readable(inode->i_mapping) &&
+	    inode->i_sb->s_magic != TMPFS_MAGIC)
 		return pc_err_set(err, -EACCES, "path",
 				  "%s: %s files cannot be read through the page cache",
-				  pathname, sb->s_type->name);
+				  pathname, inode->i_sb->s_type->name);
 	return 0;
 }
 
