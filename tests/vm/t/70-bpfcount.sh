@@ -49,6 +49,21 @@ check_eq "  signal_generate code: -6 x5 (tgkill), 0 x3 (kill)" "-6:5 0:3" \
 	"$(awk '$1 == -6 || $1 == 0 { printf "%s%s:%s", s, $1, $2; s = " " }' /tmp/sig.out)"
 check "  -v names the field's place" grep -q 'field code offset [0-9]* size 4 signed 1' /tmp/sig.err
 
+# A uprobe_events event takes kprobe-type programs (pt_regs): the field is read from the
+# register the definition fetches, typed as its format says. pc_sdt loop N calls
+# pc_add(i, 2i) for i = 1..N; b as s8 wraps past 127.
+kenv pc_sdt
+S=$PCF/pc_sdt
+echo "p:bcu/add $S:$pc_sdt_OFF_pc_add a=%di:s32 b=%si:s8" >> $TR/uprobe_events
+bc_run ua -v bcu:add a -- sh -c "$S loop 3 && $S loop 2"
+check_eq "  uprobe_events s32 arg: exact hits per value" "1:2 2:2 3:1" "$(counts /tmp/ua.out -1000)"
+check "  read as a kprobe program from %di" grep -q 'kprobe program, %di:s32 from pt_regs+112' /tmp/ua.err
+bc_run ub bcu:add b -- $S loop 70
+check_eq "  s8 arg: 2i wraps to negative past 127, sorted signed" \
+	"$(awk 'BEGIN { for (i = 1; i <= 70; i++) { v = 2 * i; if (v > 127) v -= 256; print v " 1" } }' | sort -n)" \
+	"$(cat /tmp/ub.out)"
+echo '-:bcu/add' >> $TR/uprobe_events
+
 # -t SECONDS: system-wide for a while; SIGINT would end it early.
 attached() { grep -q 'attached' "$1"; }
 $BC -v syscalls:sys_enter_close fd -t 4 > /tmp/timed.out 2> /tmp/timed.err &
