@@ -611,7 +611,14 @@ int pc_define_cached(const char *cmd, char *const *patterns, int npatterns, bool
 	char ctl[PATH_MAX];
 	int ret;
 
-	if (!npatterns || !pc_module_loaded())
+	if (!npatterns)
+		return 0;
+	if (!pc_module_loaded() && count) {
+		pc_err("%s: --arm: %s/control: probecache.ko is not loaded (run '%s load')", cmd,
+		       pc_sysfs_dir(), pc_prog);
+		return -ENOENT;
+	}
+	if (!pc_module_loaded())
 		return 0;	/* only caching was asked for */
 	snprintf(ctl, sizeof(ctl), "%s/control", pc_sysfs_dir());
 	if (access(ctl, W_OK)) {
@@ -624,6 +631,8 @@ int pc_define_cached(const char *cmd, char *const *patterns, int npatterns, bool
 		return ret;
 	printf("%s: %u %s in probecache.ko, %u already, %u skipped, %u failed\n", cmd,
 	       res.armed, count ? "armed" : "defined", res.already, res.skipped, res.failed);
+	if (ret && count)
+		return ret;	/* --arm was asked for and did not happen */
 	return ret || res.skipped ? PC_EXIT_PARTIAL : 0;
 }
 
