@@ -173,17 +173,15 @@ static size_t send_batch(int fd, struct arm_item *items, size_t first, size_t la
 	return bad + 1;
 }
 
-/* Pushes every item's line; per-item outcome in ->err / ->why. */
-static int push_items(struct arm_item *items, size_t n)
+/*
+ * Pushes every item's line through the open control @fd (one open per
+ * command: its add and count batches go down the same file); per-item
+ * outcome in ->err / ->why.
+ */
+static void push_items(int fd, struct arm_item *items, size_t n)
 {
 	size_t i = 0, j, len;
-	int fd;
 
-	if (!n)
-		return 0;
-	fd = open_control();
-	if (fd < 0)
-		return fd;
 	while (i < n) {
 		for (j = i, len = 0; j < n; j++) {
 			size_t l = strlen(items[j].line) + 1;
@@ -194,8 +192,6 @@ static int push_items(struct arm_item *items, size_t n)
 		}
 		i = send_batch(fd, items, i, j);
 	}
-	close(fd);
-	return 0;
 }
 
 /* ---- choosing what to arm ---- */
@@ -463,7 +459,7 @@ static int define_outcome(struct arm_item *it)
  * "count GROUP:EVENT" for every defined item not counting yet. The module
  * re-checks the file (ESTALE if it changed since add) and arms the probe.
  */
-static int count_items(struct arm_item *items, size_t n)
+static int count_items(int fd, struct arm_item *items, size_t n)
 {
 	struct arm_item *cnt = calloc(n ? n : 1, sizeof(*cnt));
 	size_t *idx = calloc(n ? n : 1, sizeof(*idx)), m = 0;
@@ -483,7 +479,7 @@ static int count_items(struct arm_item *items, size_t n)
 		idx[m++] = i;
 	}
 	if (!ret)
-		ret = push_items(cnt, m);
+		push_items(fd, cnt, m);
 	for (size_t k = 0; k < m; k++) {
 		struct arm_item *it = &items[idx[k]];
 
@@ -552,18 +548,24 @@ static int push_valid(struct arm_plan *pl, const struct pc_arm_opts *opts)
 {
 	struct arm_item *send = malloc((pl->n ? pl->n : 1) * sizeof(*send));
 	size_t nsend = 0;
-	int ret;
+	int fd, ret = 0;
 
 	if (!send)
 		return -ENOMEM;
 	for (size_t i = 0; i < pl->n; i++)
 		if (!pl->items[i].err)
 			send[nsend++] = pl->items[i];
-	ret = push_items(send, nsend);
+	fd = nsend ? open_control() : -1;
+	if (nsend && fd < 0)
+		ret = fd;
+	if (!ret)
+		push_items(fd, send, nsend);
 	for (size_t i = 0; !ret && i < nsend; i++)
 		define_outcome(&send[i]);
 	if (!ret && opts->count)
-		ret = count_items(send, nsend);
+		ret = count_items(fd, send, nsend);
+	if (fd >= 0)
+		close(fd);
 	for (size_t i = 0, j = 0; !ret && i < pl->n; i++)
 		if (!pl->items[i].err)
 			pl->items[i] = send[j++];
@@ -753,7 +755,7 @@ int pc_disarm(char *const *patterns, int npatterns, bool keep, bool quiet,
 	struct pc_kprobes k;
 	struct arm_item *items = NULL;
 	size_t n = 0;
-	int ret;
+	int ret, fd;
 
 	memset(res, 0, sizeof(*res));
 	ret = pc_patterns_parse(patterns, npatterns, &pats);
@@ -768,8 +770,13 @@ int pc_disarm(char *const *patterns, int npatterns, bool keep, bool quiet,
 	res->matched = n;
 	if (!ret && keep)
 		drop_not_counting(items, &n, quiet, res);
-	if (!ret)
-		ret = push_items(items, n);
+	if (!ret && n)
+		ret = fd = open_control();
+	if (ret > 0) {
+		push_items(fd, items, n);
+		close(fd);
+		ret = 0;
+	}
 	for (size_t i = 0; !ret && i < n; i++)
 		disarm_report(&items[i], keep, quiet, res);
 	for (size_t i = 0; i < n; i++)
