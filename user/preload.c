@@ -358,7 +358,8 @@ static int state_write(const struct pc_strset *a)
 }
 
 struct totals {
-	unsigned int done, already, skipped, failed;
+	unsigned int armed, already, skipped, failed;	/* "count" entries, and all skips */
+	unsigned int defined, defined_before;		/* "define" entries */
 };
 
 static int arm_line(const struct conf *c, int i, struct pc_strset *names, struct totals *t)
@@ -372,8 +373,8 @@ static int arm_line(const struct conf *c, int i, struct pc_strset *names, struct
 			c->where[i], c->pat[i]);
 		t->skipped++;
 	}
-	t->done += r.armed;
-	t->already += r.already;
+	*(c->count[i] ? &t->armed : &t->defined) += r.armed;
+	*(c->count[i] ? &t->already : &t->defined_before) += r.already;
 	t->skipped += r.skipped;
 	t->failed += r.failed;
 	if (ret && !r.failed)
@@ -399,8 +400,12 @@ static int preload(const struct conf *c)
 		pc_err("preload: %s/preloaded: %s", env_dir("PROBECACHE_RUN", "/run/probecache"),
 		       pc_file_strerror(ret));
 	pc_strset_free(&names);
-	printf("preload: %u defined or armed, %u already, %u skipped, %u failed\n",
-	       t.done, t.already, t.skipped, t.failed);
+	/* the summary line the unit's log always had; define-only entries said apart */
+	if (t.defined || t.defined_before)
+		printf("preload: %u defined only (armed while perf, ftrace or BPF listen), "
+		       "%u already defined\n", t.defined, t.defined_before);
+	printf("preload: %u armed, %u already armed, %u skipped, %u failed\n",
+	       t.armed, t.already, t.skipped, t.failed);
 	if (ret || t.failed)
 		return ret ? ret : -EIO;
 	return t.skipped ? PC_EXIT_PARTIAL : 0;

@@ -375,7 +375,10 @@ pl() { env PROBECACHE_ETC="$F/etc" PROBECACHE_RUN="$F/run" PROBECACHE_SYSFS="$F/
 check_eq "preload --dry-run says arm for counted entries, define for the others" \
 	"would arm sdt_rs:tick|would define $alw" \
 	"$(pl --dry-run | cut -d' ' -f1-3 | paste -sd'|')"
-check_eq "preload: exit 0" 0 "$(pl > /dev/null 2>&1; echo $?)"
+check_eq "preload: exit 0" 0 "$(pl > "$T/fk.out" 2>&1; echo $?)"
+check_eq "  summary: the define-only entry said apart, then the line the unit's log always had" \
+	"preload: 1 defined only (armed while perf, ftrace or BPF listen), 0 already defined|preload: 1 armed, 0 already armed, 0 skipped, 0 failed" \
+	"$(tail -n 2 "$T/fk.out" | paste -sd'|')"
 check_eq "  unmarked entry: defined and counting" "armed 1" "$(probe sdt_rs:tick state) $(probe sdt_rs:tick counting)"
 check_eq "  'define' entry: defined, not counting" "defined 0" "$(probe "$alw" state) $(probe "$alw" counting)"
 pl --config "$F/etc/10.conf" > /dev/null 2>&1
