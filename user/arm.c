@@ -770,12 +770,12 @@ int pc_disarm(char *const *patterns, int npatterns, bool keep, bool quiet,
 	res->matched = n;
 	if (!ret && keep)
 		drop_not_counting(items, &n, quiet, res);
-	if (!ret && n)
-		ret = fd = open_control();
-	if (ret > 0) {
+	fd = !ret && n ? open_control() : -1;
+	if (!ret && n && fd < 0)
+		ret = fd;
+	if (fd >= 0) {
 		push_items(fd, items, n);
 		close(fd);
-		ret = 0;
 	}
 	for (size_t i = 0; !ret && i < n; i++)
 		disarm_report(&items[i], keep, quiet, res);
