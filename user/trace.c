@@ -436,6 +436,7 @@ static int run(struct tracer *t, char *const *pats, int npats, char **cmd)
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT), sigaddset(&set, SIGTERM), sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGHUP);	/* a closed terminal must not leave the instance behind */
 	sigprocmask(SIG_BLOCK, &set, &old);
 	sfd = signalfd(-1, &set, SFD_CLOEXEC);
 	if (sfd < 0)
