@@ -4,7 +4,7 @@
  * host cannot load modules). A write() to $PROBECACHE_SYSFS/control is
  * applied line by line to the fake tree as the module's ABI says: add
  * defines probes/GROUP:EVENT (state defined), count/nocount arm and disarm
- * the hit counter, del and clear refuse with EBUSY while a consumer other
+ * the hit counter (idempotent), del and clear refuse with EBUSY while a consumer other
  * than the counter holds the probe (a test plays perf by raising the
  * probe's consumers file), count fails with ESTALE when the probe dir holds
  * a file named stale_on_count. Like the module it stops at the first
@@ -149,8 +149,7 @@ static int do_count(const char *name, int on, char *why, size_t len)
 	if (!exists(name, NULL))
 		return snprintf(why, len, "%s: no such probe", name), -ENOENT;
 	if (get(name, "counting") == on)
-		return snprintf(why, len, "%s: %s", name, on ? "already counting" : "not counting"),
-		       on ? -EALREADY : -EINVAL;
+		return 0;	/* idempotent, as in the module */
 	if (on && exists(name, "stale_on_count"))
 		return snprintf(why, len, "%s: build-id changed since add", name), -ESTALE;
 	put(name, "counting", "%ld", on);
