@@ -402,6 +402,16 @@ static int make_record(struct arm_plan *pl, struct arm_item *it, pid_t pid)
 	return 0;
 }
 
+/* "line 3 col 7: path: WHY" names a line of our batch: keep "path: WHY". */
+static const char *reason(const char *why)
+{
+	const char *p;
+
+	if (strncmp(why, "line ", 5) || !(p = strstr(why, ": ")))
+		return why;
+	return p + 2;
+}
+
 /* The module's probes/GROUP:EVENT/@file as a number; -1 if unreadable. */
 static long probe_long(const char *name, const char *file)
 {
@@ -487,7 +497,7 @@ static int count_items(int fd, struct arm_item *items, size_t n)
 		if (cnt[k].err == -EALREADY || cnt[k].err == -EEXIST)
 			it->counted = true;
 		else if (cnt[k].err)
-			snprintf(it->why, sizeof(it->why), "count: %s", cnt[k].why);
+			snprintf(it->why, sizeof(it->why), "count: %s", reason(cnt[k].why));
 		if (!it->counted)
 			it->err = cnt[k].err;
 		free(cnt[k].line);
@@ -495,16 +505,6 @@ static int count_items(int fd, struct arm_item *items, size_t n)
 	free(cnt);
 	free(idx);
 	return ret;
-}
-
-/* "line 3 col 7: path: WHY" names a line of our batch: keep "path: WHY". */
-static const char *reason(const char *why)
-{
-	const char *p;
-
-	if (strncmp(why, "line ", 5) || !(p = strstr(why, ": ")))
-		return why;
-	return p + 2;
 }
 
 static void report_fail(const struct arm_item *it, struct pc_arm_result *res)
