@@ -9,7 +9,8 @@
  * location. uprobe uses the name perf -D prints: every location of one SDT note
  * name or one add definition shares it, as uprobe_events (Linux >= 5.5) appends
  * further probes to an existing event.
- * --available lists every cached event as perf list would, marking the ones defined in the module with their state.
+ * --available lists every cached event as perf list would, marking the ones
+ * defined in the module with their state.
  */
 #include <errno.h>
 #include <getopt.h>
