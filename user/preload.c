@@ -427,15 +427,14 @@ static int state_split(const struct pc_strset *all, struct pc_strset *del, struc
 /* --stop with the module loaded: undo; 0, -EBUSY (some in use, reported) or -errno. */
 static int undo(const struct pc_strset *del, const struct pc_strset *nocount, unsigned int *n)
 {
-	struct pc_disarm_result r = { 0 };
+	struct pc_disarm_result d = { 0 }, c = { 0 };
 	int ret = 0, ret2 = 0;
 
 	if (del->n)
-		ret = pc_disarm(del->v, del->n, false, true, &r);
-	*n = r.done;
+		ret = pc_disarm(del->v, del->n, false, true, &d);
 	if (nocount->n)
-		ret2 = pc_disarm(nocount->v, nocount->n, true, true, &r);
-	*n += r.done;
+		ret2 = pc_disarm(nocount->v, nocount->n, true, true, &c);
+	*n = d.done + c.done;
 	return ret ? ret : ret2;
 }
 

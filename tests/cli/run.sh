@@ -384,7 +384,8 @@ check_eq "  'define' entry: defined, not counting" "defined 0" "$(probe "$alw" s
 pl --config "$F/etc/10.conf" > /dev/null 2>&1
 check_eq "  the state file: what it defined, and nocount for what it only counted" \
 	"nocount sdt_libstdcxx:throw|$alw|sdt_rs:tick" "$(sort "$F/run/preloaded" | paste -sd'|')"
-check_eq "preload --stop: exit 0" 0 "$(pl --stop > /dev/null 2>&1; echo $?)"
+check_eq "preload --stop: exit 0, counts what it undid once" "0 preload: stopped, 3 preloaded probes disarmed" \
+	"$(pl --stop > "$T/fk.out" 2>&1; echo $?) $(tail -n 1 "$T/fk.out")"
 check_eq "  deleted what it defined, stopped counting what it only counted" "no no defined 0" \
 	"$([ -e "$F/sys/probes/sdt_rs:tick" ] && echo yes || echo no) $([ -e "$F/sys/probes/$alw" ] && echo yes || echo no) $(probe sdt_libstdcxx:throw state) $(probe sdt_libstdcxx:throw counting)"
 check "  removed the state file" test ! -e "$F/run/preloaded"
