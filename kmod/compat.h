@@ -168,11 +168,4 @@ static inline bool pc_mapping_readable(const struct address_space *mapping)
 #define pc_ktype_const
 #endif
 
-/* __assign_str() lost its source argument in 6.10. */
-#ifdef PC_HAVE_ASSIGN_STR_1ARG
-#define pc_assign_str(dst, src)	__assign_str(dst)
-#else
-#define pc_assign_str(dst, src)	__assign_str(dst, src)
-#endif
-
 #endif /* _PC_COMPAT_H */

@@ -142,7 +142,12 @@ static int pc_apply_line(const char *line, size_t len,
 		ret = pc_probe_del(cmd->group, cmd->event, err);
 		break;
 	case PC_CMD_CLEAR:
-		pc_probe_clear();
+		ret = pc_probe_clear(err);
+		break;
+	case PC_CMD_COUNT:
+	case PC_CMD_NOCOUNT:
+		ret = pc_probe_count(cmd->group, cmd->event,
+				     cmd->cmd == PC_CMD_COUNT, err);
 		break;
 	}
 	/* Every rejection says why, allocation failures included. */
@@ -362,4 +367,17 @@ ssize_t pc_last_error_show(char *buf)
 	n = pc_last_error[0] ? sysfs_emit(buf, "%s\n", pc_last_error) : 0;
 	spin_unlock(&pc_last_error_lock);
 	return n;
+}
+
+/*
+ * A consumer (ftrace enable, perf open) could not arm @p: no control line
+ * to blame, so last_error and the log name the probe.
+ */
+void pc_report(const struct pc_probe *p, const struct pc_err *err)
+{
+	spin_lock(&pc_last_error_lock);
+	scnprintf(pc_last_error, sizeof(pc_last_error), "%s: %s: %s\n",
+		  p->name, err->field, err->why);
+	spin_unlock(&pc_last_error_lock);
+	pr_warn("%s: cannot arm: %s: %s\n", p->name, err->field, err->why);
 }

@@ -1,32 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Argument fetching for probecache:probecache_hit. Runs in the hit handler,
- * and only while the tracepoint is enabled (the caller checks). uprobe
- * handlers run in the probed task and may sleep, so user memory is read with
- * faulting copies, as trace_uprobe does: a value in a page not yet resident is
- * fetched, not reported as a fault. The per-cpu scratch is taken under its
- * mutex (a sleeping fetch may migrate), no allocation on the hit path.
+ * A probe's trace event record and how a hit fills it: after the common
+ * trace_entry come the probe address (p:) or function and return address
+ * (r:), then each arg's raw value at its natural alignment, then the
+ * strings the __data_loc fields point to. Nothing is formatted here.
+ *
+ * uprobe handlers run in the probed task and may sleep, so user memory is
+ * read with faulting copies, as trace_uprobe does: a value in a page not yet
+ * resident is fetched, not reported as a fault.
  */
-#include <linux/mutex.h>
-#include <linux/percpu.h>
 #include <linux/ptrace.h>
+#include <linux/trace_events.h>
 #include <linux/uaccess.h>
 
 #include "pc.h"
-
-#define CREATE_TRACE_POINTS
-#include "trace.h"
-
-#define PC_TEXT_MAX	2048
-
-struct pc_scratch {
-	struct mutex lock;
-	u64 vals[PROBECACHE_MAX_ARGS];
-	char str[PROBECACHE_STRING_MAX + 1];
-	char text[PC_TEXT_MAX];
-};
-
-static struct pc_scratch __percpu *pc_scratch;
 
 static const unsigned short pc_reg_offs[PC_NR_REGS] = {
 	[PC_REG_AX] = offsetof(struct pt_regs, ax),
@@ -47,6 +34,24 @@ static const unsigned short pc_reg_offs[PC_NR_REGS] = {
 	[PC_REG_R15] = offsetof(struct pt_regs, r15),
 	[PC_REG_IP] = offsetof(struct pt_regs, ip),
 };
+
+/* Offsets are from the end of trace_entry; a string's field is its u32 loc. */
+int pc_fetch_layout(struct pc_probe *p)
+{
+	unsigned int i, size, off;
+
+	off = (p->retprobe ? 2 : 1) * sizeof(unsigned long);
+	for (i = 0; i < p->nargs; i++) {
+		size = pc_type_size(p->args[i].arg.type);
+		if (!size)
+			size = sizeof(u32);
+		off = ALIGN(off, size);
+		p->args[i].off = off;
+		off += size;
+	}
+	p->fixed_size = off;
+	return off < PC_RECORD_MAX ? 0 : -E2BIG;
+}
 
 /* PC_REG_NONE, the missing base of "+OFF(,%I,S)", reads as 0. */
 static u64 pc_reg(struct pt_regs *regs, u8 reg)
@@ -78,19 +83,6 @@ static u64 pc_base(const struct pc_fetch_arg *fa, struct pt_regs *regs,
 	return 0;
 }
 
-/* Narrow @v to @t's width, sign-extending the s* types. */
-static u64 pc_narrow(u64 v, enum pc_type t)
-{
-	unsigned int bits = pc_type_size(t) * 8;
-
-	if (!bits || bits == 64)
-		return v;
-	v &= (1ULL << bits) - 1;
-	if (t >= PC_T_S8 && t <= PC_T_S64 && (v >> (bits - 1)))
-		v |= ~0ULL << bits;
-	return v;
-}
-
 static int pc_load(u64 addr, void *dst, size_t len)
 {
 	return copy_from_user(dst, (const void __user *)(uintptr_t)addr, len) ?
@@ -115,95 +107,68 @@ static int pc_walk(const struct pc_arg *a, u64 *addr)
 	return 0;
 }
 
-/* Bytes that would break the quoted "..." in the text become '.'. */
-static int pc_fetch_str(u64 addr, char *str)
+/*
+ * Copy the string at @addr to @rec + *@dyn and point the field at it
+ * (length in the high 16 bits, offset from the record start in the low
+ * ones); length 0 marks a fault, as trace_probe does.
+ */
+static void pc_fetch_str(u64 addr, u8 *rec, unsigned int *dyn, u32 *loc)
 {
-	unsigned char c;
-	long n;
-	int i;
+	unsigned int room = PC_RECORD_MAX - *dyn;
+	long n = -EFAULT;
 
-	n = strncpy_from_user(str, (const char __user *)(uintptr_t)addr,
-			      PROBECACHE_STRING_MAX);
-	if (n < 0)
-		return -EFAULT;
-	str[n] = '\0';
-	for (i = 0; i < n; i++) {
-		/* unsigned: the answer must not depend on -funsigned-char */
-		c = str[i];
-		if (c < 0x20 || c == '"' || c >= 0x7f)
-			str[i] = '.';
+	if (room > PROBECACHE_STRING_MAX + 1)
+		room = PROBECACHE_STRING_MAX + 1;
+	if (room > 1)
+		n = strncpy_from_user((char *)rec + *dyn,
+				      (const char __user *)(uintptr_t)addr,
+				      room - 1);
+	if (n < 0) {
+		*loc = (sizeof(struct trace_entry) + *dyn) & 0xffff;
+		return;
 	}
-	return 0;
+	rec[*dyn + n] = '\0';
+	*loc = (u32)(n + 1) << 16 | ((sizeof(struct trace_entry) + *dyn) & 0xffff);
+	*dyn += n + 1;
 }
 
-static int pc_fetch_one(const struct pc_fetch_arg *fa, struct pt_regs *regs,
-			unsigned long bp_vaddr, u64 *val, char *str)
+static void pc_fetch_one(const struct pc_fetch_arg *fa, struct pt_regs *regs,
+			 unsigned long bp_vaddr, u8 *rec, unsigned int *dyn)
 {
 	const struct pc_arg *a = &fa->arg;
 	u64 v = 0, addr = pc_base(fa, regs, bp_vaddr);
 	int ret = pc_walk(a, &addr);
+	u32 loc;
 
-	if (ret < 0)
-		return ret;
-	*val = addr;
-	if (a->type == PC_T_STRING)
-		return pc_fetch_str(addr, str);
-	if (ret == 0 && pc_load(addr, &v, pc_type_size(a->type)))
-		return -EFAULT;
-	*val = pc_narrow(ret ? addr : v, a->type);
-	return 0;
-}
-
-static int pc_format_one(char *buf, size_t size, const struct pc_arg *a,
-			 u64 v, const char *str, int fetched)
-{
-	if (fetched)
-		return scnprintf(buf, size, " %s=(fault)", a->name);
-	if (a->type == PC_T_STRING)
-		return scnprintf(buf, size, " %s=\"%s\"", a->name, str);
-	if (a->type >= PC_T_X8 && a->type <= PC_T_X64)
-		return scnprintf(buf, size, " %s=0x%llx", a->name, v);
-	if (a->type >= PC_T_S8 && a->type <= PC_T_S64)
-		return scnprintf(buf, size, " %s=%lld", a->name, (s64)v);
-	return scnprintf(buf, size, " %s=%llu", a->name, v);
-}
-
-void pc_fetch_emit(const struct pc_probe *p, struct pt_regs *regs,
-		   unsigned long bp_vaddr)
-{
-	struct pc_scratch *s;
-	unsigned int i;
-	size_t len = 0;
-	int ret;
-
-	s = per_cpu_ptr(pc_scratch, raw_smp_processor_id());
-	mutex_lock(&s->lock);
-	s->text[0] = '\0';
-	for (i = 0; i < p->nargs; i++) {
-		s->vals[i] = 0;
-		ret = pc_fetch_one(&p->args[i], regs, bp_vaddr, &s->vals[i],
-				   s->str);
-		len += pc_format_one(s->text + len, sizeof(s->text) - len,
-				     &p->args[i].arg, s->vals[i], s->str, ret);
+	if (a->type == PC_T_STRING) {
+		if (ret < 0)
+			loc = (sizeof(struct trace_entry) + *dyn) & 0xffff;
+		else
+			pc_fetch_str(addr, rec, dyn, &loc);
+		memcpy(rec + fa->off, &loc, sizeof(loc));
+		return;
 	}
-	trace_probecache_hit(p->name, bp_vaddr, p->nargs, s->vals,
-		  len ? s->text + 1 : s->text);
-	mutex_unlock(&s->lock);
+	if (ret == 1)
+		v = addr;
+	else if (ret < 0 || pc_load(addr, &v, pc_type_size(a->type)))
+		v = 0;
+	/* Little-endian: the low bytes of @v are the value at its width. */
+	memcpy(rec + fa->off, &v, pc_type_size(a->type));
 }
 
-int pc_fetch_init(void)
+/* Fill @rec (the record after trace_entry); returns its size. */
+unsigned int pc_fetch_record(const struct pc_probe *p, struct pt_regs *regs,
+			     unsigned long func, unsigned long ip, u8 *rec)
 {
-	int cpu;
+	unsigned long *w = (unsigned long *)rec;
+	unsigned int i, dyn = p->fixed_size;
 
-	pc_scratch = alloc_percpu(struct pc_scratch);
-	if (!pc_scratch)
-		return -ENOMEM;
-	for_each_possible_cpu(cpu)
-		mutex_init(&per_cpu_ptr(pc_scratch, cpu)->lock);
-	return 0;
-}
-
-void pc_fetch_exit(void)
-{
-	free_percpu(pc_scratch);
+	memset(rec, 0, p->fixed_size);
+	w[0] = p->retprobe ? func : ip;
+	if (p->retprobe)
+		w[1] = ip;
+	for (i = 0; i < p->nargs; i++)
+		pc_fetch_one(&p->args[i], regs, p->retprobe ? func : ip, rec,
+			     &dyn);
+	return dyn;
 }

@@ -56,12 +56,12 @@ static int __init pc_init(void)
 	ret = pc_check_params();
 	if (ret)
 		return ret;
-	ret = pc_fetch_init();
+	ret = pc_event_init();
 	if (ret)
 		return ret;
 	ret = pc_probe_init();
 	if (ret)
-		goto err_fetch;
+		goto err_event;
 	ret = pc_sysfs_init();
 	if (ret)
 		goto err_probe;
@@ -69,19 +69,22 @@ static int __init pc_init(void)
 
 err_probe:
 	pc_probe_exit();
-err_fetch:
-	pc_fetch_exit();
+err_event:
+	pc_event_exit();
 	return ret;
 }
 
 static void __exit pc_exit(void)
 {
+	struct pc_err err = {};
+
 	pc_sysfs_remove_control();
 	pc_control_exit();
-	pc_probe_clear();
+	/* Tracers hold a module reference while they use an event. */
+	WARN(pc_probe_clear(&err), "%s\n", err.why);
 	pc_probe_exit();
 	pc_sysfs_exit();
-	pc_fetch_exit();
+	pc_event_exit();
 }
 
 module_init(pc_init);

@@ -11,7 +11,9 @@
 #include <linux/kobject.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/perf_event.h>
 #include <linux/path.h>
+#include <linux/rwlock.h>
 #include <linux/workqueue.h>
 
 #include "record.h"
@@ -52,18 +54,24 @@ __printf(4, 5)
 int pc_err_set(struct pc_err *err, int ret, const char *field,
 	       const char *fmt, ...);
 
+/*
+ * A probe's life: defined (verified, trace event visible, nothing in any
+ * process), armed while it has a consumer (uprobe registered, writes to its
+ * file denied), stale once its file changed (never armed again).
+ */
 enum pc_state {
-	PC_STATE_ARMING,	/* being registered; not yet listed */
+	PC_STATE_DEFINING,	/* being verified; not yet listed */
+	PC_STATE_DEFINED,
 	PC_STATE_ARMED,
-	PC_STATE_STALE,		/* file changed since verification: disarmed */
-	PC_STATE_DISARMED,	/* deleted, waiting for the last reference */
+	PC_STATE_STALE,		/* file changed since verification */
+	PC_STATE_DELETED,	/* deleted, waiting for the last reference */
 };
 
 /*
- * What identified the verified content (rechecked on every mmap). ctime,
- * i_version and the link count form a baseline that a link or unlink moves
- * forward (pc_ident_changed()), so they are atomics: the filter runs
- * concurrently for many mms.
+ * What identified the verified content (rechecked on arming and on every
+ * mmap while armed). ctime, i_version and the link count form a baseline
+ * that a link or unlink moves forward (pc_ident_changed()), so they are
+ * atomics: the filter runs concurrently for many mms.
  */
 struct pc_ident {
 	struct timespec64 mtime;
@@ -85,20 +93,38 @@ struct pc_verified {
 struct pc_fetch_arg {
 	struct pc_arg arg;
 	s64 delta;	/* @+FILEOFF: elf_vaddr(FILEOFF) - elf_vaddr(OFFSET) */
+	u16 off;	/* of its field in the event record, after trace_entry */
 };
+
+struct pc_event;
 
 struct pc_probe {
 	struct kobject kobj;
 	struct hlist_node hnode;	/* pc_probe_hash, under pc_lock */
 	struct list_head node;		/* pc_probe_list, under pc_lock */
+	struct list_head op_node;	/* batch of an event.c operation */
+	int op_ret;
 	struct uprobe_consumer uc;
 	struct pc_uprobe up;
 	struct work_struct stale_work;
 	unsigned long flags;		/* PC_F_* */
 	atomic_t state;			/* enum pc_state */
+	/*
+	 * Consumers and registration. Taken after event_mutex (the tracing
+	 * core calls our reg callback with it held), before pc_apply_lock.
+	 */
+	struct mutex lock;
+	unsigned int nr_consumers;
+	bool registered;
+	bool counting;
+	/* What the uprobe filter reads; written under both locks. */
+	rwlock_t filter_lock;
+	unsigned int nr_systemwide;	/* ftrace files, counting, CPU-wide perf */
+	struct list_head perf_tasks;	/* per-task perf events, hw.tp_list */
+	struct pc_event *ev;		/* NULL where the kernel has no event API */
 	u64 __percpu *hits;
 	struct path path;
-	struct inode *inode;		/* registered (real) inode */
+	struct inode *inode;		/* verified (real) inode */
 	struct pc_ident ident;
 	struct mm_struct *mm;		/* pid filter: grabbed, NULL = all */
 	pid_t pid;
@@ -109,7 +135,10 @@ struct pc_probe {
 	u64 ref_ctr_offset;
 	char *pathname;
 	char *args_text;
+	char group[PROBECACHE_NAME_MAX + 1];
+	char event[PROBECACHE_NAME_MAX + 1];
 	char name[2 * PROBECACHE_NAME_MAX + 2];	/* GROUP:EVENT */
+	unsigned int fixed_size;	/* event record after trace_entry, no strings */
 	unsigned int nargs;
 	struct pc_fetch_arg args[];
 };
@@ -139,21 +168,71 @@ void pc_verified_release(struct pc_verified *v);
 int pc_ident_take(struct inode *inode, struct pc_ident *id);
 const char *pc_ident_changed(struct pc_ident *id, struct inode *inode);
 
-/* probe.c: add, del and clear take pc_lock themselves */
+/* probe.c: the table; add, del, clear and count take pc_lock themselves */
 extern unsigned int pc_nr_probes;
 int pc_probe_add(const struct pc_record *rec, struct pc_err *err);
 int pc_probe_del(const char *group, const char *event, struct pc_err *err);
-void pc_probe_clear(void);
+int pc_probe_clear(struct pc_err *err);
+int pc_probe_count(const char *group, const char *event, bool on,
+		   struct pc_err *err);
 void pc_probe_release(struct kobject *kobj);
 int pc_probe_init(void);
 void pc_probe_exit(void);
 u64 pc_probe_hits(const struct pc_probe *p);
 
-/* fetch.c */
-int pc_fetch_init(void);
-void pc_fetch_exit(void);
-void pc_fetch_emit(const struct pc_probe *p, struct pt_regs *regs,
-		   unsigned long bp_vaddr);
+/* arm.c: consumers, arming, the uprobe callbacks, stale detection */
+extern atomic_t pc_nr_armed;
+void pc_arm_init_probe(struct pc_probe *p);
+int pc_consumer_get(struct pc_probe *p, struct perf_event *task_event,
+		    struct pc_err *err);
+void pc_consumer_put(struct pc_probe *p, struct perf_event *task_event);
+int pc_count_set(struct pc_probe *p, bool on, struct pc_err *err);
+void pc_disarm_nosync(struct pc_probe *p);
+void pc_allow_writes(struct pc_probe *p);
+int pc_arm_init(void);
+void pc_arm_exit(void);
+
+/* fetch.c: an event record's layout and its values at a hit */
+#define PC_RECORD_MAX	3072	/* after trace_entry, strings included */
+int pc_fetch_layout(struct pc_probe *p);
+unsigned int pc_fetch_record(const struct pc_probe *p, struct pt_regs *regs,
+			     unsigned long func, unsigned long ip, u8 *rec);
+
+/*
+ * event.c: the probe's trace event GROUP/EVENT. Kernels that do not export
+ * trace_add_event_call() (before 5.12) get none: probes are only counted.
+ */
+#ifdef PC_HAVE_EVENT_CALL
+int pc_event_create(struct pc_probe *p);
+void pc_event_free(struct pc_probe *p);
+int pc_event_register(struct pc_probe *p, struct pc_err *err);
+int pc_event_unregister(struct list_head *batch);
+void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,
+		  unsigned long func, unsigned long ip);
+int pc_event_init(void);
+void pc_event_exit(void);
+#else
+static inline int pc_event_create(struct pc_probe *p) { return 0; }
+static inline void pc_event_free(struct pc_probe *p) { }
+static inline int pc_event_register(struct pc_probe *p, struct pc_err *err)
+{
+	return 0;
+}
+
+static inline int pc_event_unregister(struct list_head *batch)
+{
+	struct pc_probe *p;
+
+	list_for_each_entry(p, batch, op_node)
+		p->op_ret = 0;
+	return 0;
+}
+
+static inline void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,
+				unsigned long func, unsigned long ip) { }
+static inline int pc_event_init(void) { return 0; }
+static inline void pc_event_exit(void) { }
+#endif
 
 /* sysfs.c */
 extern struct kobject *pc_probes_kobj;
@@ -167,5 +246,6 @@ ssize_t pc_control_write(struct file *file, const char *buf, loff_t off,
 			 size_t count);
 ssize_t pc_last_error_show(char *buf);
 void pc_control_exit(void);
+void pc_report(const struct pc_probe *p, const struct pc_err *err);
 
 #endif /* _PC_MODULE_H */

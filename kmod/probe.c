@@ -1,28 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The probe table: add (verify, then register on the verified inode), del,
- * clear, and the uprobe consumer callbacks. Table changes run under pc_lock;
- * a probe's memory lives as long as its kobject.
+ * The probe table: define (verify, then create the trace event), count,
+ * del and clear. Table changes run under pc_lock; defining and deleting
+ * are serialized by pc_define_lock so a probe's event is created before
+ * anyone can delete it. A probe's memory lives as long as its kobject.
  */
-#include <linux/delay.h>
 #include <linux/jhash.h>
-#include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/pid.h>
-#include <linux/ptrace.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
 
 #include "pc.h"
-#include "trace.h"
 
 #define PC_HASH_BITS	12
 
 static DEFINE_HASHTABLE(pc_probe_hash, PC_HASH_BITS);
 static LIST_HEAD(pc_probe_list);
-static struct workqueue_struct *pc_wq;
+static DEFINE_MUTEX(pc_define_lock);
 static atomic_t pc_live = ATOMIC_INIT(0);	/* kobjects not yet released */
 unsigned int pc_nr_probes;
 
@@ -41,6 +38,24 @@ static struct pc_probe *pc_probe_find(const char *name)
 	return NULL;
 }
 
+/* A referenced probe by name, or NULL with @err filled. */
+static struct pc_probe *pc_probe_get(const char *group, const char *event,
+				     struct pc_err *err)
+{
+	char name[2 * PROBECACHE_NAME_MAX + 2];
+	struct pc_probe *p;
+
+	snprintf(name, sizeof(name), "%s:%s", group, event);
+	mutex_lock(&pc_lock);
+	p = pc_probe_find(name);
+	if (p)
+		kobject_get(&p->kobj);
+	mutex_unlock(&pc_lock);
+	if (!p)
+		pc_err_set(err, -ENOENT, "group", "no probe %s", name);
+	return p;
+}
+
 u64 pc_probe_hits(const struct pc_probe *p)
 {
 	u64 sum = 0;
@@ -51,136 +66,15 @@ u64 pc_probe_hits(const struct pc_probe *p)
 	return sum;
 }
 
-static int pc_hit(struct pc_probe *p, struct pt_regs *regs,
-		  unsigned long bp_vaddr)
-{
-	/* Until the unregister sync, a stale or deleted probe may still run. */
-	if (atomic_read(&p->state) != PC_STATE_ARMED)
-		return 0;
-	this_cpu_inc(*p->hits);
-	/* A static branch: fetching costs nothing until someone traces. */
-	if (trace_probecache_hit_enabled())
-		pc_fetch_emit(p, regs, bp_vaddr);
-	return 0;
-}
-
-/*
- * Entry of every probe, r: ones included (as trace_uprobe does): the uprobe
- * core takes UPROBE_HANDLER_REMOVE only from ->handler, and a task that is
- * not the pid's (a child that inherited the breakpoint by fork, or an mm
- * mapped before the filter could say no) must lose it, not keep it armed.
- */
-int pc_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
-{
-	struct pc_probe *p = container_of(uc, struct pc_probe, uc);
-
-	if (p->mm && current->mm != p->mm)
-		return UPROBE_HANDLER_REMOVE;
-	if (p->retprobe)
-		return 0;
-	/* The uprobe core has already rewound ip to the breakpoint. */
-	return pc_hit(p, regs, instruction_pointer(regs));
-}
-
-int pc_uprobe_ret_hit(struct uprobe_consumer *uc, unsigned long func,
-		      struct pt_regs *regs)
-{
-	struct pc_probe *p = container_of(uc, struct pc_probe, uc);
-
-	if (p->mm && current->mm != p->mm)
-		return 0;
-	pc_hit(p, regs, func);
-	return 0;
-}
-
-static void pc_probe_queue_stale(struct pc_probe *p)
-{
-	if (test_and_set_bit(PC_F_STALE_QUEUED, &p->flags))
-		return;
-	kobject_get(&p->kobj);
-	if (!queue_work(pc_wq, &p->stale_work))
-		kobject_put(&p->kobj);
-}
-
-/*
- * Asked (under the uprobe core's locks) whether @mm may get the breakpoint,
- * typically when the file is mmapped. Refuse if the content changed since
- * verification; the disarming happens later in pc_stale_work().
- */
-bool pc_uprobe_want(struct uprobe_consumer *uc, struct mm_struct *mm)
-{
-	struct pc_probe *p = container_of(uc, struct pc_probe, uc);
-
-	if (p->mm && p->mm != mm)
-		return false;
-	if (atomic_read(&p->state) > PC_STATE_ARMED)
-		return false;
-	if (pc_ident_changed(&p->ident, p->inode)) {
-		pc_probe_queue_stale(p);
-		return false;
-	}
-	return true;
-}
-
-/* Writers were refused while armed (verify.c); let them in again. */
-static void pc_probe_allow_writes(struct pc_probe *p)
-{
-	if (test_and_clear_bit(PC_F_WRITE_DENIED, &p->flags))
-		pc_inode_allow_write(p->inode);
-}
-
-/*
- * Detach the consumer. After unregister no mm holds the breakpoint (only
- * handlers already running may still be in flight until the sync), so the
- * file may be written again.
- */
-static void pc_probe_unregister(struct pc_probe *p)
-{
-	pc_uprobe_unregister_nosync(&p->up, &p->uc);
-	pc_probe_allow_writes(p);
-}
-
-/* Detach the consumer unless the stale work already did; no sync here. */
-static void pc_probe_disarm(struct pc_probe *p)
-{
-	int old = atomic_xchg(&p->state, PC_STATE_DISARMED);
-
-	if (old == PC_STATE_ARMED)
-		pc_probe_unregister(p);
-}
-
-static void pc_stale_work(struct work_struct *work)
-{
-	struct pc_probe *p = container_of(work, struct pc_probe, stale_work);
-	const char *what;
-
-	/*
-	 * Cleared before looking at the state: the filter may have seen the
-	 * change while the probe was still arming, and the re-check that
-	 * follows arming must be able to queue us again (the fully ordered
-	 * cmpxchg below keeps the clear before our look at the state).
-	 */
-	clear_bit(PC_F_STALE_QUEUED, &p->flags);
-	what = pc_ident_changed(&p->ident, p->inode);
-	if (atomic_cmpxchg(&p->state, PC_STATE_ARMED, PC_STATE_STALE) ==
-	    PC_STATE_ARMED) {
-		/* Say why before the (slow) unregister sync: state is already stale. */
-		pr_warn("%s: %s (offset 0x%llx) changed since verification (%s); disarming, state stale\n",
-			p->name, p->pathname, p->offset, what ? what : "content");
-		pc_probe_unregister(p);
-		pc_uprobe_unregister_sync();
-	}
-	kobject_put(&p->kobj);
-}
-
 void pc_probe_release(struct kobject *kobj)
 {
 	struct pc_probe *p = container_of(kobj, struct pc_probe, kobj);
 
+	pc_event_free(p);
 	if (p->mm)
 		mmdrop(p->mm);
 	if (p->inode) {
-		pc_probe_allow_writes(p);
+		pc_allow_writes(p);
 		iput(p->inode);
 	}
 	path_put(&p->path);
@@ -217,7 +111,6 @@ static int pc_probe_set_args(struct pc_probe *p, const struct pc_record *rec,
 	for (i = 0; i < p->nargs; i++) {
 		const struct pc_arg *a = &rec->args[i];
 
-		p->args[i].arg = *a;
 		if (a->kind == PC_BASE_RETVAL && !rec->retprobe)
 			return pc_err_set(err, -EINVAL, pc_arg_field(i),
 					  "$retval needs an r: probe");
@@ -274,6 +167,24 @@ static int pc_probe_set_text(struct pc_probe *p, const struct pc_record *rec)
 	return ret;
 }
 
+static void pc_probe_copy_record(struct pc_probe *p,
+				 const struct pc_record *rec)
+{
+	unsigned int i;
+
+	p->nargs = rec->nargs;
+	p->retprobe = rec->retprobe;
+	p->offset = rec->offset;
+	p->ref_ctr_offset = rec->ref_ctr_offset;
+	p->build_id_len = rec->build_id_len;
+	memcpy(p->build_id, rec->build_id, rec->build_id_len);
+	strscpy(p->group, rec->group, sizeof(p->group));
+	strscpy(p->event, rec->event, sizeof(p->event));
+	snprintf(p->name, sizeof(p->name), "%s:%s", rec->group, rec->event);
+	for (i = 0; i < rec->nargs; i++)
+		p->args[i].arg = rec->args[i];
+}
+
 /* Everything about @p that does not need the file. */
 static struct pc_probe *pc_probe_alloc(const struct pc_record *rec)
 {
@@ -284,60 +195,26 @@ static struct pc_probe *pc_probe_alloc(const struct pc_record *rec)
 		return NULL;
 	kobject_init(&p->kobj, &pc_probe_ktype);
 	atomic_inc(&pc_live);
-	INIT_WORK(&p->stale_work, pc_stale_work);
-	atomic_set(&p->state, PC_STATE_ARMING);
-	p->nargs = rec->nargs;
-	p->retprobe = rec->retprobe;
-	p->offset = rec->offset;
-	p->ref_ctr_offset = rec->ref_ctr_offset;
-	p->build_id_len = rec->build_id_len;
-	memcpy(p->build_id, rec->build_id, rec->build_id_len);
-	snprintf(p->name, sizeof(p->name), "%s:%s", rec->group, rec->event);
+	pc_arm_init_probe(p);
+	atomic_set(&p->state, PC_STATE_DEFINING);
+	pc_probe_copy_record(p, rec);
 	p->hits = alloc_percpu(u64);
 	p->pathname = kmemdup_nul(rec->path, rec->path_len, GFP_KERNEL);
-	if (!p->hits || !p->pathname || pc_probe_set_text(p, rec)) {
+	if (!p->hits || !p->pathname || pc_probe_set_text(p, rec) ||
+	    pc_fetch_layout(p) || pc_event_create(p)) {
 		kobject_put(&p->kobj);
 		return NULL;
 	}
 	return p;
 }
 
-/* Test hook: widen the windows between verify, register and armed. */
-static void pc_test_delay(void)
-{
-	unsigned int ms = READ_ONCE(pc_test_arm_delay_ms);
-
-	if (ms)
-		msleep(ms);
-}
-
-/* uprobe_register() says only an errno: name the likeliest field. */
-static int pc_register_error(const struct pc_probe *p, int ret,
-			     struct pc_err *err)
-{
-	if (ret == -ENOMEM)
-		return pc_err_set(err, ret, "event", "out of memory");
-	if (ret == -EIO)
-		return pc_err_set(err, ret, "path",
-				  "%s cannot be read through the page cache",
-				  p->pathname);
-	if (ret == -EINVAL && p->ref_ctr_offset)
-		return pc_err_set(err, ret, "ref_ctr",
-				  "uprobe_register refused 0x%llx(0x%llx): another probe at this offset uses another semaphore, or the offset is invalid",
-				  p->offset, p->ref_ctr_offset);
-	return pc_err_set(err, ret, "offset",
-			  "uprobe_register refused 0x%llx: error %d",
-			  p->offset, ret);
-}
-
 /*
- * Verify the file, then register on the very inode that was verified.
- * Verification denied writes to that inode first, so its content stays the
- * verified one for as long as the probe is armed. No lock held: this reads
- * the file and faults pages of it in.
+ * Verify the file and keep the verified inode. No lock held: this reads the
+ * file and faults pages of it in. Writes are denied only while verifying;
+ * arming denies them again and re-checks that nothing changed in between.
  */
-static int pc_probe_arm(struct pc_probe *p, const struct pc_record *rec,
-			struct pc_err *err)
+static int pc_probe_verify(struct pc_probe *p, const struct pc_record *rec,
+			   struct pc_err *err)
 {
 	struct pc_verified v;
 	int ret;
@@ -346,29 +223,11 @@ static int pc_probe_arm(struct pc_probe *p, const struct pc_record *rec,
 	if (ret)
 		return ret;
 	ret = pc_probe_set_args(p, rec, v.elf, err);
-	if (ret)
-		goto err_verified;
-	/* The probe owns the references and the write denial from here. */
+	pc_inode_allow_write(v.inode);
 	p->path = v.path;
 	p->inode = v.inode;
 	p->ident = v.ident;
-	set_bit(PC_F_WRITE_DENIED, &p->flags);
 	kfree(v.elf);
-	pc_test_delay();
-	pc_uprobe_consumer_init(&p->uc, p->retprobe);
-	ret = pc_uprobe_register(&p->up, p->inode, p->offset,
-				 p->ref_ctr_offset, &p->uc);
-	if (ret)
-		return pc_register_error(p, ret, err);
-	pc_test_delay();
-	atomic_set(&p->state, PC_STATE_ARMED);
-	/* A change the filter saw during registration was not acted on yet. */
-	if (pc_ident_changed(&p->ident, p->inode))
-		pc_probe_queue_stale(p);
-	return 0;
-
-err_verified:
-	pc_verified_release(&v);
 	return ret;
 }
 
@@ -406,6 +265,33 @@ out:
 	return ret;
 }
 
+/* Remove @p from the table; the caller disarms and puts it. */
+static void pc_probe_unlink(struct pc_probe *p)
+{
+	mutex_lock(&pc_lock);
+	hash_del(&p->hnode);
+	list_del(&p->node);
+	pc_nr_probes--;
+	kobject_del(&p->kobj);
+	mutex_unlock(&pc_lock);
+}
+
+/* Listed and with its trace event, or neither. */
+static int pc_probe_publish(struct pc_probe *p, struct pc_err *err)
+{
+	int ret;
+
+	mutex_lock(&pc_define_lock);
+	ret = pc_probe_insert(p, err);
+	if (!ret) {
+		ret = pc_event_register(p, err);
+		if (ret)
+			pc_probe_unlink(p);
+	}
+	mutex_unlock(&pc_define_lock);
+	return ret;
+}
+
 int pc_probe_add(const struct pc_record *rec, struct pc_err *err)
 {
 	struct pc_probe *p;
@@ -424,81 +310,120 @@ int pc_probe_add(const struct pc_record *rec, struct pc_err *err)
 		if (ret)
 			goto err_put;
 	}
-	ret = pc_probe_arm(p, rec, err);
+	ret = pc_probe_verify(p, rec, err);
 	if (ret)
 		goto err_put;
-	ret = pc_probe_insert(p, err);
+	atomic_set(&p->state, PC_STATE_DEFINED);
+	ret = pc_probe_publish(p, err);
 	if (ret)
-		goto err_disarm;
+		goto err_put;
 	return 0;
 
-err_disarm:
-	pc_probe_disarm(p);
-	pc_uprobe_unregister_sync();
 err_put:
 	kobject_put(&p->kobj);
 	return ret;
 }
 
-/* Remove @p from the table; the caller disarms, syncs and puts it. */
-static void pc_probe_unlink(struct pc_probe *p)
+int pc_probe_count(const char *group, const char *event, bool on,
+		   struct pc_err *err)
 {
-	lockdep_assert_held(&pc_lock);
-	hash_del(&p->hnode);
-	list_del(&p->node);
-	pc_nr_probes--;
-	kobject_del(&p->kobj);
+	struct pc_probe *p = pc_probe_get(group, event, err);
+	int ret;
+
+	if (!p)
+		return -ENOENT;
+	ret = pc_count_set(p, on, err);
+	kobject_put(&p->kobj);
+	return ret;
+}
+
+/* Its event is gone, so only our counter can still hold it armed. */
+static void pc_probe_kill(struct pc_probe *p)
+{
+	mutex_lock(&p->lock);
+	WRITE_ONCE(p->counting, false);
+	p->nr_consumers = 0;
+	pc_disarm_nosync(p);
+	atomic_set(&p->state, PC_STATE_DELETED);
+	mutex_unlock(&p->lock);
+}
+
+static int pc_busy_error(const struct pc_probe *p, struct pc_err *err)
+{
+	return pc_err_set(err, -EBUSY, "event",
+			  "%s is in use by ftrace or perf (%u consumers); stop tracing it first",
+			  p->name, READ_ONCE(p->nr_consumers));
+}
+
+/*
+ * Delete the probes of @batch (referenced, linked by op_node) whose event
+ * no tracer uses; the others stay and the first of them is named in @err
+ * (EBUSY). One unregister sync for the whole batch: clear of 10k probes
+ * stays fast. Drops the batch's references.
+ */
+static int pc_probe_del_batch(struct list_head *batch, struct pc_err *err)
+{
+	struct pc_probe *p, *tmp;
+	int ret;
+
+	mutex_lock(&pc_define_lock);
+	ret = pc_event_unregister(batch);
+	list_for_each_entry(p, batch, op_node)
+		if (!ret && !p->op_ret)
+			pc_probe_unlink(p);
+	mutex_unlock(&pc_define_lock);
+	if (ret)
+		pc_err_set(err, ret, "command", "cannot remove trace events");
+	list_for_each_entry(p, batch, op_node) {
+		if (!ret && !p->op_ret)
+			pc_probe_kill(p);
+		else if (!ret)
+			ret = pc_busy_error(p, err);
+	}
+	pc_uprobe_unregister_sync();
+	list_for_each_entry_safe(p, tmp, batch, op_node) {
+		list_del(&p->op_node);
+		if (!p->op_ret && atomic_read(&p->state) == PC_STATE_DELETED)
+			kobject_put(&p->kobj);	/* the table's */
+		kobject_put(&p->kobj);
+	}
+	return ret;
 }
 
 int pc_probe_del(const char *group, const char *event, struct pc_err *err)
 {
-	char name[2 * PROBECACHE_NAME_MAX + 2];
-	struct pc_probe *p;
+	struct pc_probe *p = pc_probe_get(group, event, err);
+	LIST_HEAD(batch);
 
-	snprintf(name, sizeof(name), "%s:%s", group, event);
-	mutex_lock(&pc_lock);
-	p = pc_probe_find(name);
-	if (p)
-		pc_probe_unlink(p);
-	mutex_unlock(&pc_lock);
 	if (!p)
-		return pc_err_set(err, -ENOENT, "group", "no probe %s", name);
-	pc_probe_disarm(p);
-	pc_uprobe_unregister_sync();
-	kobject_put(&p->kobj);
-	return 0;
+		return -ENOENT;
+	list_add(&p->op_node, &batch);
+	return pc_probe_del_batch(&batch, err);
 }
 
-/* One unregister_sync for the whole batch: clear of 10k probes stays fast. */
-void pc_probe_clear(void)
+/* Every probe no tracer uses; EBUSY naming one that stays. */
+int pc_probe_clear(struct pc_err *err)
 {
-	struct pc_probe *p, *tmp;
-	LIST_HEAD(dead);
+	struct pc_probe *p;
+	LIST_HEAD(batch);
 
 	mutex_lock(&pc_lock);
-	list_for_each_entry_safe(p, tmp, &pc_probe_list, node) {
-		pc_probe_unlink(p);
-		list_add_tail(&p->node, &dead);
+	list_for_each_entry(p, &pc_probe_list, node) {
+		kobject_get(&p->kobj);
+		list_add_tail(&p->op_node, &batch);
 	}
 	mutex_unlock(&pc_lock);
-	list_for_each_entry(p, &dead, node)
-		pc_probe_disarm(p);
-	pc_uprobe_unregister_sync();
-	list_for_each_entry_safe(p, tmp, &dead, node) {
-		list_del(&p->node);
-		kobject_put(&p->kobj);
-	}
+	return pc_probe_del_batch(&batch, err);
 }
 
 int pc_probe_init(void)
 {
-	pc_wq = alloc_workqueue("probecache", WQ_UNBOUND, 0);
-	return pc_wq ? 0 : -ENOMEM;
+	return pc_arm_init();
 }
 
 /* After pc_probe_clear(): wait for stale work and the last kobject put. */
 void pc_probe_exit(void)
 {
-	destroy_workqueue(pc_wq);
+	pc_arm_exit();
 	wait_var_event(&pc_live, !atomic_read(&pc_live));
 }

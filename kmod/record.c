@@ -419,6 +419,10 @@ static int check_arg_name(struct pc_cur *c, size_t start, const struct pc_record
 		if (!memcmp(rec->args[i].name, name, sizeof(rec->args[i].name)))
 			return fail(c, start, field, "duplicate arg name", -EINVAL);
 	}
+	/* The arg becomes a field of the probe's trace event, beside these. */
+	if (!strncmp(name, "common_", 7) || !strncmp(name, "__probe_", 8))
+		return fail(c, start, field,
+			    "name reserved for the event's own fields", -EINVAL);
 	return 0;
 }
 
@@ -639,7 +643,7 @@ static int parse_record(struct pc_cur *c, unsigned int max_args, struct pc_recor
 	return parse_tail(c, max_args, rec);
 }
 
-/* del GROUP:EVENT */
+/* del|count|nocount GROUP:EVENT */
 static int parse_del(struct pc_cur *c, struct pc_command *cmd)
 {
 	const char *colon;
@@ -660,8 +664,12 @@ static int parse_del(struct pc_cur *c, struct pc_command *cmd)
 
 static int parse_verb(struct pc_cur *c, size_t start, size_t end, enum pc_cmd *cmd)
 {
-	static const char *const verbs[] = { "add", "del", "clear" };
-	static const enum pc_cmd ids[] = { PC_CMD_ADD, PC_CMD_DEL, PC_CMD_CLEAR };
+	static const char *const verbs[] = {
+		"add", "del", "clear", "count", "nocount",
+	};
+	static const enum pc_cmd ids[] = {
+		PC_CMD_ADD, PC_CMD_DEL, PC_CMD_CLEAR, PC_CMD_COUNT, PC_CMD_NOCOUNT,
+	};
 	size_t n = 0;
 	unsigned int i;
 
@@ -685,6 +693,8 @@ static int parse_verb(struct pc_cur *c, size_t start, size_t end, enum pc_cmd *c
  *
  *   add p|r:GROUP/EVENT BUILD-ID /PATH:0xOFF[(0xREFCTR)] [pid=PID] [ARG]...
  *   del GROUP:EVENT
+ *   count GROUP:EVENT
+ *   nocount GROUP:EVENT
  *   clear
  *
  *   GROUP, EVENT  [A-Za-z_][A-Za-z0-9_]*, 1..PROBECACHE_NAME_MAX bytes
@@ -695,7 +705,8 @@ static int parse_verb(struct pc_cur *c, size_t start, size_t end, enum pc_cmd *c
  *   OFF, REFCTR   "0x" + 1..16 hex digits; REFCTR != 0
  *   PID           decimal, 1..2^31-1; must precede the args
  *   ARG           NAME=FETCHARG[:TYPE], NAME like GROUP but at most
- *                 PROBECACHE_ARG_NAME_MAX bytes, unique, not "pid"; at most
+ *                 PROBECACHE_ARG_NAME_MAX bytes, unique, not "pid" and not
+ *                 starting "common_" or "__probe_" (event fields); at most
  *                 min(@max_args, PROBECACHE_MAX_ARGS) args
  *   FETCHARG      %REG | \IMM | $retval (r: only) | @+NUM | [+-]NUM(FETCHARG)
  *                 | [+-]NUM(%REG,%REG,1|2|4|8), at most PROBECACHE_MAX_DEREF
@@ -726,7 +737,7 @@ int pc_parse_command(const char *line, size_t len, unsigned int max_args,
 		return ret;
 	if (cmd->cmd == PC_CMD_ADD)
 		ret = parse_record(&c, max_args, &cmd->rec);
-	else if (cmd->cmd == PC_CMD_DEL)
+	else if (cmd->cmd != PC_CMD_CLEAR)
 		ret = parse_del(&c, cmd);
 	if (ret)
 		return ret;

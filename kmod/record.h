@@ -78,12 +78,14 @@ struct pc_parse_error {
 /*
  * Command parsed from one control line (without its newline).
  */
-enum pc_cmd { PC_CMD_ADD, PC_CMD_DEL, PC_CMD_CLEAR };
+enum pc_cmd {
+	PC_CMD_ADD, PC_CMD_DEL, PC_CMD_CLEAR, PC_CMD_COUNT, PC_CMD_NOCOUNT,
+};
 
 struct pc_command {
 	enum pc_cmd cmd;
 	struct pc_record rec;		/* PC_CMD_ADD */
-	char group[PROBECACHE_NAME_MAX + 1];	/* PC_CMD_DEL */
+	char group[PROBECACHE_NAME_MAX + 1];	/* DEL, COUNT, NOCOUNT */
 	char event[PROBECACHE_NAME_MAX + 1];
 };
 

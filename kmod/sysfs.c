@@ -24,6 +24,12 @@ static ssize_t nr_probes_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%u\n", READ_ONCE(pc_nr_probes));
 }
 
+static ssize_t nr_armed_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&pc_nr_armed));
+}
+
 static ssize_t last_error_show(struct kobject *kobj,
 			       struct kobj_attribute *attr, char *buf)
 {
@@ -32,11 +38,13 @@ static ssize_t last_error_show(struct kobject *kobj,
 
 static struct kobj_attribute pc_attr_version = __ATTR_RO(version);
 static struct kobj_attribute pc_attr_nr_probes = __ATTR_RO(nr_probes);
+static struct kobj_attribute pc_attr_nr_armed = __ATTR_RO(nr_armed);
 static struct kobj_attribute pc_attr_last_error = __ATTR_RO_MODE(last_error, 0400);
 
 static struct attribute *pc_root_attrs[] = {
 	&pc_attr_version.attr,
 	&pc_attr_nr_probes.attr,
+	&pc_attr_nr_armed.attr,
 	&pc_attr_last_error.attr,
 	NULL,
 };
@@ -68,18 +76,38 @@ static ssize_t hits_show(struct kobject *kobj, struct kobj_attribute *attr,
 	return sysfs_emit(buf, "%llu\n", pc_probe_hits(to_probe(kobj)));
 }
 
+/* A defined probe's file is only looked at when armed: say stale early. */
 static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *attr,
 			  char *buf)
 {
 	static const char *const names[] = {
-		[PC_STATE_ARMING] = "arming",
+		[PC_STATE_DEFINING] = PROBECACHE_STATE_DEFINED,
+		[PC_STATE_DEFINED] = PROBECACHE_STATE_DEFINED,
 		[PC_STATE_ARMED] = PROBECACHE_STATE_ARMED,
 		[PC_STATE_STALE] = PROBECACHE_STATE_STALE,
-		[PC_STATE_DISARMED] = "disarmed",
+		[PC_STATE_DELETED] = "deleted",
 	};
-	int state = atomic_read(&to_probe(kobj)->state);
+	struct pc_probe *p = to_probe(kobj);
+	int state = atomic_read(&p->state);
 
+	if (state == PC_STATE_DEFINED && pc_ident_changed(&p->ident, p->inode))
+		state = PC_STATE_STALE;
+	/* Armed once registered: the filter sees "armed" while registering. */
+	if (state == PC_STATE_ARMED && !READ_ONCE(p->registered))
+		state = PC_STATE_DEFINED;
 	return sysfs_emit(buf, "%s\n", names[state]);
+}
+
+static ssize_t consumers_show(struct kobject *kobj,
+			      struct kobj_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(to_probe(kobj)->nr_consumers));
+}
+
+static ssize_t counting_show(struct kobject *kobj, struct kobj_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(to_probe(kobj)->counting));
 }
 
 static ssize_t build_id_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -146,6 +174,8 @@ static ssize_t unlinked_show(struct kobject *kobj, struct kobj_attribute *attr,
 static struct kobj_attribute pc_attr_hits = __ATTR_RO_MODE(hits, 0400);
 static struct kobj_attribute pc_attr_unlinked = __ATTR_RO(unlinked);
 static struct kobj_attribute pc_attr_state = __ATTR_RO(state);
+static struct kobj_attribute pc_attr_consumers = __ATTR_RO(consumers);
+static struct kobj_attribute pc_attr_counting = __ATTR_RO(counting);
 static struct kobj_attribute pc_attr_build_id = __ATTR_RO(build_id);
 static struct kobj_attribute pc_attr_path = __ATTR_RO_MODE(path, 0400);
 static struct kobj_attribute pc_attr_offset = __ATTR_RO(offset);
@@ -157,6 +187,8 @@ static struct kobj_attribute pc_attr_type = __ATTR_RO(type);
 static struct attribute *pc_probe_attrs[] = {
 	&pc_attr_hits.attr,
 	&pc_attr_state.attr,
+	&pc_attr_consumers.attr,
+	&pc_attr_counting.attr,
 	&pc_attr_build_id.attr,
 	&pc_attr_path.attr,
 	&pc_attr_offset.attr,

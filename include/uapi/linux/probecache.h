@@ -101,6 +101,7 @@
 #define PROBECACHE_LINE_MAX		4096	/* default max_line */
 
 /* Values of probes/GROUP:EVENT/state */
+#define PROBECACHE_STATE_DEFINED	"defined"
 #define PROBECACHE_STATE_ARMED		"armed"
 #define PROBECACHE_STATE_STALE		"stale"
 

@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A defined probe is armed (its uprobe registered, writes to its file
+ * denied, the SDT semaphore raised by the uprobe core) exactly while it has
+ * a consumer, as trace_uprobe registers only while its event is enabled.
+ * Consumers: each ftrace file that enabled the event, each perf event on it
+ * (CPU-wide, or bound to a task: then only that task's mm gets the
+ * breakpoint, as uprobe_perf_filter() does), and the module's hit counter.
+ */
+#include <linux/delay.h>
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+
+#include "pc.h"
+
+atomic_t pc_nr_armed = ATOMIC_INIT(0);
+static struct workqueue_struct *pc_wq;
+
+/*
+ * uprobe_apply() is not exported. Registering a second consumer with the
+ * probe's filter and unregistering it at once has the same effect: register
+ * installs the breakpoint in every mm the filter now wants, unregister
+ * removes it from every mm no remaining consumer wants.
+ */
+struct pc_applier {
+	struct uprobe_consumer uc;
+	struct pc_uprobe up;
+	struct pc_probe *p;
+};
+
+static DEFINE_MUTEX(pc_apply_lock);
+static struct pc_applier pc_applier;
+
+/* Test hook: widen the windows between verify, register and armed. */
+static void pc_test_delay(void)
+{
+	unsigned int ms = READ_ONCE(pc_test_arm_delay_ms);
+
+	if (ms)
+		msleep(ms);
+}
+
+static bool pc_task_wants(struct pc_probe *p, struct mm_struct *mm)
+{
+	struct perf_event *event;
+
+	list_for_each_entry(event, &p->perf_tasks, hw.tp_list)
+		if (event->hw.target->mm == mm)
+			return true;
+	return false;
+}
+
+/* Does a consumer want the breakpoint in @mm? */
+static bool pc_consumers_want(struct pc_probe *p, struct mm_struct *mm)
+{
+	bool ret;
+
+	if (READ_ONCE(p->nr_systemwide))
+		return true;
+	read_lock(&p->filter_lock);
+	ret = p->nr_systemwide || pc_task_wants(p, mm);
+	read_unlock(&p->filter_lock);
+	return ret;
+}
+
+static void pc_queue_stale(struct pc_probe *p)
+{
+	if (test_and_set_bit(PC_F_STALE_QUEUED, &p->flags))
+		return;
+	kobject_get(&p->kobj);
+	if (!queue_work(pc_wq, &p->stale_work))
+		kobject_put(&p->kobj);
+}
+
+static struct pc_probe *pc_uc_probe(struct uprobe_consumer *uc)
+{
+	if (uc == &pc_applier.uc)
+		return pc_applier.p;
+	return container_of(uc, struct pc_probe, uc);
+}
+
+/*
+ * Asked (under the uprobe core's locks) whether @mm may get the breakpoint:
+ * on registration, on mmap of the file, and for the applier. Refuse if the
+ * content changed since verification; pc_stale_work() disarms.
+ */
+bool pc_uprobe_want(struct uprobe_consumer *uc, struct mm_struct *mm)
+{
+	struct pc_probe *p = pc_uc_probe(uc);
+
+	if (p->mm && p->mm != mm)
+		return false;
+	if (atomic_read(&p->state) != PC_STATE_ARMED)
+		return false;
+	if (pc_ident_changed(&p->ident, p->inode)) {
+		pc_queue_stale(p);
+		return false;
+	}
+	return pc_consumers_want(p, mm);
+}
+
+static void pc_hit(struct pc_probe *p, struct pt_regs *regs,
+		   unsigned long func, unsigned long ip)
+{
+	/* Until the unregister sync, a disarmed probe may still run. */
+	if (atomic_read(&p->state) != PC_STATE_ARMED)
+		return;
+	if (READ_ONCE(p->counting))
+		this_cpu_inc(*p->hits);
+	pc_event_hit(p, regs, func, ip);
+}
+
+/*
+ * Entry of every probe, r: ones included (as trace_uprobe does): the uprobe
+ * core takes UPROBE_HANDLER_REMOVE only from ->handler, and a task no
+ * consumer wants (a child that inherited the breakpoint by fork, another
+ * process than a per-task perf event's) must lose it, not keep it armed.
+ */
+int pc_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct pc_probe *p;
+
+	if (uc == &pc_applier.uc)
+		return 0;
+	p = container_of(uc, struct pc_probe, uc);
+	if ((p->mm && current->mm != p->mm) ||
+	    !pc_consumers_want(p, current->mm))
+		return UPROBE_HANDLER_REMOVE;
+	if (!p->retprobe)	/* the core has rewound ip to the breakpoint */
+		pc_hit(p, regs, 0, instruction_pointer(regs));
+	return 0;
+}
+
+int pc_uprobe_ret_hit(struct uprobe_consumer *uc, unsigned long func,
+		      struct pt_regs *regs)
+{
+	struct pc_probe *p = container_of(uc, struct pc_probe, uc);
+
+	if ((p->mm && current->mm != p->mm) ||
+	    !pc_consumers_want(p, current->mm))
+		return 0;
+	pc_hit(p, regs, func, instruction_pointer(regs));
+	return 0;
+}
+
+/* Writers were refused while armed; let them in again. */
+void pc_allow_writes(struct pc_probe *p)
+{
+	if (test_and_clear_bit(PC_F_WRITE_DENIED, &p->flags))
+		pc_inode_allow_write(p->inode);
+}
+
+/* uprobe_register() says only an errno: name the likeliest field. */
+static int pc_register_error(const struct pc_probe *p, int ret,
+			     struct pc_err *err)
+{
+	if (ret == -ENOMEM)
+		return pc_err_set(err, ret, "event", "out of memory");
+	if (ret == -EIO)
+		return pc_err_set(err, ret, "path",
+				  "%s cannot be read through the page cache",
+				  p->pathname);
+	if (ret == -EINVAL && p->ref_ctr_offset)
+		return pc_err_set(err, ret, "ref_ctr",
+				  "uprobe_register refused 0x%llx(0x%llx): another probe at this offset uses another semaphore, or the offset is invalid",
+				  p->offset, p->ref_ctr_offset);
+	return pc_err_set(err, ret, "offset",
+			  "uprobe_register refused 0x%llx: error %d",
+			  p->offset, ret);
+}
+
+/* The file must still be the verified one, and stay so while armed. */
+static int pc_arm_check(struct pc_probe *p, struct pc_err *err)
+{
+	const char *what;
+	int ret;
+
+	if (atomic_read(&p->state) == PC_STATE_DELETED)
+		return pc_err_set(err, -ENOENT, "event", "%s was deleted",
+				  p->name);
+	if (atomic_read(&p->state) == PC_STATE_STALE)
+		return pc_err_set(err, -ESTALE, "path",
+				  "%s changed since %s was defined; delete and define it again",
+				  p->pathname, p->name);
+	ret = pc_inode_deny_write(p->inode);
+	if (ret)
+		return pc_err_set(err, ret, "path",
+				  "%s is open for writing (or mapped shared and writable); it cannot be armed until the writer is gone",
+				  p->pathname);
+	what = pc_ident_changed(&p->ident, p->inode);
+	if (what) {
+		pc_inode_allow_write(p->inode);
+		atomic_set(&p->state, PC_STATE_STALE);
+		return pc_err_set(err, -ESTALE, "path",
+				  "%s changed since %s was defined (%s); state stale, nothing armed",
+				  p->pathname, p->name, what);
+	}
+	set_bit(PC_F_WRITE_DENIED, &p->flags);
+	return 0;
+}
+
+/* First consumer: re-check the file, then register on the verified inode. */
+static int pc_arm(struct pc_probe *p, struct pc_err *err)
+{
+	int ret;
+
+	lockdep_assert_held(&p->lock);
+	ret = pc_arm_check(p, err);
+	if (ret)
+		return ret;
+	pc_test_delay();
+	pc_uprobe_consumer_init(&p->uc, p->retprobe);
+	atomic_set(&p->state, PC_STATE_ARMED);
+	ret = pc_uprobe_register(&p->up, p->inode, p->offset,
+				 p->ref_ctr_offset, &p->uc);
+	if (ret) {
+		atomic_set(&p->state, PC_STATE_DEFINED);
+		pc_allow_writes(p);
+		return pc_register_error(p, ret, err);
+	}
+	WRITE_ONCE(p->registered, true);
+	atomic_inc(&pc_nr_armed);
+	pc_test_delay();
+	/* A change the filter saw during registration was not acted on yet. */
+	if (pc_ident_changed(&p->ident, p->inode))
+		pc_queue_stale(p);
+	return 0;
+}
+
+/*
+ * Detach the consumer; the caller syncs before @p->uc is registered again
+ * or freed. After unregister no mm holds the breakpoint (only handlers
+ * already running may still be in flight), so the file may be written.
+ */
+void pc_disarm_nosync(struct pc_probe *p)
+{
+	lockdep_assert_held(&p->lock);
+	if (!p->registered)
+		return;
+	WRITE_ONCE(p->registered, false);
+	atomic_cmpxchg(&p->state, PC_STATE_ARMED, PC_STATE_DEFINED);
+	pc_uprobe_unregister_nosync(&p->up, &p->uc);
+	atomic_dec(&pc_nr_armed);
+	pc_allow_writes(p);
+}
+
+static int pc_apply(struct pc_probe *p)
+{
+	int ret;
+
+	lockdep_assert_held(&p->lock);
+	mutex_lock(&pc_apply_lock);
+	pc_applier.p = p;
+	pc_uprobe_consumer_init(&pc_applier.uc, false);
+	ret = pc_uprobe_register(&pc_applier.up, p->inode, p->offset,
+				 p->ref_ctr_offset, &pc_applier.uc);
+	if (!ret) {
+		pc_uprobe_unregister_nosync(&pc_applier.up, &pc_applier.uc);
+		pc_uprobe_unregister_sync();
+	}
+	mutex_unlock(&pc_apply_lock);
+	return ret;
+}
+
+/*
+ * Is @task_event's mm already covered by the other consumers? Then the
+ * breakpoints need not move (trace_uprobe_filter_add(): a child's inherited
+ * event has the parent's breakpoints, enable_on_exec gets them at exec).
+ */
+static bool pc_covered(struct pc_probe *p, struct perf_event *task_event)
+{
+	if (p->nr_systemwide)
+		return true;
+	if (!task_event)
+		return false;
+	return task_event->parent || task_event->attr.enable_on_exec ||
+	       pc_task_wants(p, task_event->hw.target->mm);
+}
+
+static int pc_consumer_get_locked(struct pc_probe *p,
+				  struct perf_event *task_event,
+				  struct pc_err *err)
+{
+	bool covered;
+	int ret = 0;
+
+	write_lock(&p->filter_lock);
+	covered = pc_covered(p, task_event);
+	if (task_event)
+		list_add(&task_event->hw.tp_list, &p->perf_tasks);
+	else
+		p->nr_systemwide++;
+	write_unlock(&p->filter_lock);
+	p->nr_consumers++;
+	if (!p->registered)
+		ret = pc_arm(p, err);
+	else if (!covered)
+		ret = pc_apply(p);
+	if (!ret)
+		return 0;
+	write_lock(&p->filter_lock);
+	if (task_event)
+		list_del(&task_event->hw.tp_list);
+	else
+		p->nr_systemwide--;
+	write_unlock(&p->filter_lock);
+	p->nr_consumers--;
+	return ret;
+}
+
+static void pc_consumer_put_locked(struct pc_probe *p,
+				   struct perf_event *task_event)
+{
+	bool covered;
+
+	write_lock(&p->filter_lock);
+	if (task_event)
+		list_del(&task_event->hw.tp_list);
+	else
+		p->nr_systemwide--;
+	covered = p->nr_systemwide ||
+		  (task_event && ((task_event->hw.target->flags & PF_EXITING) ||
+				  pc_task_wants(p, task_event->hw.target->mm)));
+	write_unlock(&p->filter_lock);
+	if (!--p->nr_consumers) {
+		pc_disarm_nosync(p);
+		pc_uprobe_unregister_sync();
+	} else if (!covered && p->registered) {
+		pc_apply(p);
+	}
+}
+
+/* @task_event: a perf event bound to a task, NULL for any other consumer. */
+int pc_consumer_get(struct pc_probe *p, struct perf_event *task_event,
+		    struct pc_err *err)
+{
+	int ret;
+
+	mutex_lock(&p->lock);
+	ret = pc_consumer_get_locked(p, task_event, err);
+	mutex_unlock(&p->lock);
+	return ret;
+}
+
+void pc_consumer_put(struct pc_probe *p, struct perf_event *task_event)
+{
+	mutex_lock(&p->lock);
+	pc_consumer_put_locked(p, task_event);
+	mutex_unlock(&p->lock);
+}
+
+/* The module's own consumer: counts hits in probes/G:E/hits. */
+int pc_count_set(struct pc_probe *p, bool on, struct pc_err *err)
+{
+	int ret = 0;
+
+	mutex_lock(&p->lock);
+	if (on && !p->counting) {
+		ret = pc_consumer_get_locked(p, NULL, err);
+		if (!ret)
+			WRITE_ONCE(p->counting, true);
+	} else if (!on && p->counting) {
+		WRITE_ONCE(p->counting, false);
+		pc_consumer_put_locked(p, NULL);
+	}
+	mutex_unlock(&p->lock);
+	return ret;
+}
+
+static void pc_stale_work(struct work_struct *work)
+{
+	struct pc_probe *p = container_of(work, struct pc_probe, stale_work);
+	const char *what;
+
+	/*
+	 * Cleared before looking: a change seen while arming queues us again
+	 * through the re-check that follows registration.
+	 */
+	clear_bit(PC_F_STALE_QUEUED, &p->flags);
+	mutex_lock(&p->lock);
+	what = pc_ident_changed(&p->ident, p->inode);
+	if (p->registered && what) {
+		pr_warn("%s: %s (offset 0x%llx) changed since verification (%s); disarming, state stale\n",
+			p->name, p->pathname, p->offset, what);
+		pc_disarm_nosync(p);
+		atomic_set(&p->state, PC_STATE_STALE);
+		pc_uprobe_unregister_sync();
+	}
+	mutex_unlock(&p->lock);
+	kobject_put(&p->kobj);
+}
+
+void pc_arm_init_probe(struct pc_probe *p)
+{
+	mutex_init(&p->lock);
+	rwlock_init(&p->filter_lock);
+	INIT_LIST_HEAD(&p->perf_tasks);
+	INIT_WORK(&p->stale_work, pc_stale_work);
+}
+
+int pc_arm_init(void)
+{
+	pc_wq = alloc_workqueue("probecache", WQ_UNBOUND, 0);
+	return pc_wq ? 0 : -ENOMEM;
+}
+
+/* After every probe is gone: wait for stale work still queued. */
+void pc_arm_exit(void)
+{
+	destroy_workqueue(pc_wq);
+}

@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every probe is a trace event GROUP/EVENT, built like trace_uprobe's: its
+ * record holds the probe address and the raw argument values (strings as
+ * __data_loc char[]), formatted only when read. ftrace files and perf
+ * events that enable it are the probe's consumers (arm.c); the hit writes
+ * the record to each enabled ftrace file and to perf, through which BPF
+ * tracepoint programs attach (TRACE_EVENT_FL_TRACEPOINT).
+ *
+ * trace_add_event_call() and trace_remove_event_call() must be called with
+ * event_mutex held, which is not exported. The tracing core holds it when
+ * it calls an event's reg callback, so a static event of ours, "ctl", does
+ * the adding and removing from its reg callback when we toggle it with
+ * trace_set_clr_event(). The ctl event records nothing.
+ */
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/trace_events.h>
+#include <linux/tracepoint.h>
+
+#include "pc.h"
+
+/* An ftrace file (trace instance) the event is enabled in. */
+struct pc_event_link {
+	struct list_head list;		/* pc_event.files, RCU */
+	struct trace_event_file *file;
+	struct rcu_head rcu;
+};
+
+struct pc_event {
+	struct trace_event_class class;
+	struct trace_event_call call;
+	struct tracepoint tp;		/* only its name: see TRACE_EVENT_FL_TRACEPOINT */
+	struct trace_event_fields fields[2];
+	struct list_head files;		/* under event_mutex; read under RCU */
+	bool live;			/* added to the tracing core */
+};
+
+/* Where a hit assembles its record: fetching may fault and sleep. */
+struct pc_scratch {
+	struct mutex lock;
+	u8 rec[PC_RECORD_MAX];
+};
+
+static struct pc_scratch __percpu *pc_scratch;
+
+#define PC_REC_BASE	((int)sizeof(struct trace_entry))
+
+static const char *pc_field_type(enum pc_type t)
+{
+	static const char *const names[] = {
+		"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
+		"u8", "u16", "u32", "u64", "__data_loc char[]",
+	};
+
+	return names[t];
+}
+
+static const char *pc_field_fmt(enum pc_type t)
+{
+	static const char *const fmts[] = {
+		"%u", "%u", "%u", "%llu", "%d", "%d", "%d", "%lld",
+		"0x%x", "0x%x", "0x%x", "0x%llx", "\\\"%s\\\"",
+	};
+
+	return fmts[t];
+}
+
+static int pc_event_define_fields(struct trace_event_call *call)
+{
+	struct pc_probe *p = call->data;
+	const int ul = sizeof(unsigned long);
+	unsigned int i;
+	int ret;
+
+	if (p->retprobe) {
+		ret = trace_define_field(call, "unsigned long", "__probe_func",
+					 PC_REC_BASE, ul, 0, FILTER_OTHER);
+		ret = ret ?: trace_define_field(call, "unsigned long",
+						"__probe_ret_ip",
+						PC_REC_BASE + ul, ul, 0,
+						FILTER_OTHER);
+	} else {
+		ret = trace_define_field(call, "unsigned long", "__probe_ip",
+					 PC_REC_BASE, ul, 0, FILTER_OTHER);
+	}
+	for (i = 0; !ret && i < p->nargs; i++) {
+		const struct pc_arg *a = &p->args[i].arg;
+		unsigned int size = pc_type_size(a->type);
+
+		ret = trace_define_field(call, pc_field_type(a->type), a->name,
+					 PC_REC_BASE + p->args[i].off,
+					 size ? size : sizeof(u32),
+					 a->type >= PC_T_S8 && a->type <= PC_T_S64,
+					 FILTER_OTHER);
+	}
+	return ret;
+}
+
+/* Measuring with len 0, then writing, as trace_probe's print fmt does. */
+#define PC_FMT(...)	(pos += snprintf(buf ? buf + pos : NULL, \
+					 len > pos ? len - pos : 0, __VA_ARGS__))
+
+/* perf probe's look: "(0x%lx) a=%u s=\"%s\"", REC->__probe_ip, ... */
+static int pc_print_fmt(const struct pc_probe *p, char *buf, int len)
+{
+	unsigned int i;
+	int pos = 0;
+
+	PC_FMT("\"%s", p->retprobe ? "(0x%lx <- 0x%lx)" : "(0x%lx)");
+	for (i = 0; i < p->nargs; i++)
+		PC_FMT(" %s=%s", p->args[i].arg.name,
+		       pc_field_fmt(p->args[i].arg.type));
+	PC_FMT("\", %s", p->retprobe ?
+	       "REC->__probe_ret_ip, REC->__probe_func" : "REC->__probe_ip");
+	for (i = 0; i < p->nargs; i++) {
+		const struct pc_arg *a = &p->args[i].arg;
+
+		PC_FMT(a->type == PC_T_STRING ? ", __get_str(%s)" : ", REC->%s",
+		       a->name);
+	}
+	return pos;
+}
+
+static void pc_print_arg(struct trace_seq *s, const struct pc_fetch_arg *fa,
+			 const u8 *ent)
+{
+	const struct pc_arg *a = &fa->arg;
+	const u8 *f = ent + PC_REC_BASE + fa->off;
+	unsigned int size = pc_type_size(a->type);
+	u32 loc;
+	u64 v = 0;
+
+	if (a->type == PC_T_STRING) {
+		memcpy(&loc, f, sizeof(loc));
+		if (!(loc >> 16))
+			trace_seq_printf(s, " %s=(fault)", a->name);
+		else
+			trace_seq_printf(s, " %s=\"%s\"", a->name,
+					 (const char *)ent + (loc & 0xffff));
+		return;
+	}
+	memcpy(&v, f, size);
+	if (a->type >= PC_T_X8 && a->type <= PC_T_X64)
+		trace_seq_printf(s, " %s=0x%llx", a->name, v);
+	else if (a->type >= PC_T_S8 && a->type <= PC_T_S64)
+		trace_seq_printf(s, " %s=%lld", a->name,
+				 sign_extend64(v, size * 8 - 1));
+	else
+		trace_seq_printf(s, " %s=%llu", a->name, v);
+}
+
+/* ftrace's text output of one record. */
+static enum print_line_t pc_event_print(struct trace_iterator *iter,
+					int flags, struct trace_event *event)
+{
+	struct trace_event_call *call =
+		container_of(event, struct trace_event_call, event);
+	const struct pc_probe *p = call->data;
+	const u8 *ent = (const u8 *)iter->ent;
+	const unsigned long *ip = (const unsigned long *)(ent + PC_REC_BASE);
+	struct trace_seq *s = &iter->seq;
+	unsigned int i;
+
+	if (p->retprobe)
+		trace_seq_printf(s, "%s: (0x%lx <- 0x%lx)", p->event, ip[1],
+				 ip[0]);
+	else
+		trace_seq_printf(s, "%s: (0x%lx)", p->event, ip[0]);
+	for (i = 0; i < p->nargs; i++)
+		pc_print_arg(s, &p->args[i], ent);
+	trace_seq_putc(s, '\n');
+	return trace_handle_return(s);
+}
+
+static struct trace_event_functions pc_event_funcs = {
+	.trace = pc_event_print,
+};
+
+/* ftrace enabled the event in one more trace instance. */
+static int pc_event_enable(struct pc_probe *p, struct trace_event_file *file)
+{
+	struct pc_event_link *link;
+	struct pc_err err = {};
+	int ret;
+
+	link = kmalloc(sizeof(*link), GFP_KERNEL);
+	if (!link)
+		return -ENOMEM;
+	ret = pc_consumer_get(p, NULL, &err);
+	if (ret) {
+		pc_report(p, &err);
+		kfree(link);
+		return ret;
+	}
+	link->file = file;
+	list_add_tail_rcu(&link->list, &p->ev->files);
+	/* Enabled events do not pin their module; ours must stay loaded. */
+	__module_get(THIS_MODULE);
+	return 0;
+}
+
+static void pc_event_disable(struct pc_probe *p, struct trace_event_file *file)
+{
+	struct pc_event_link *link;
+
+	list_for_each_entry(link, &p->ev->files, list) {
+		if (link->file != file)
+			continue;
+		list_del_rcu(&link->list);
+		kfree_rcu(link, rcu);
+		pc_consumer_put(p, NULL);
+		module_put(THIS_MODULE);
+		return;
+	}
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/* A perf event bound to a task wants the breakpoint in that task only. */
+static struct perf_event *pc_task_event(struct perf_event *event)
+{
+	return event->hw.target ? event : NULL;
+}
+
+static int pc_event_perf_open(struct pc_probe *p, struct perf_event *event)
+{
+	struct pc_err err = {};
+	int ret;
+
+	ret = pc_consumer_get(p, pc_task_event(event), &err);
+	if (ret)
+		pc_report(p, &err);
+	return ret;
+}
+#endif
+
+/* Called by the tracing core with event_mutex held. */
+static int pc_event_reg(struct trace_event_call *call, enum trace_reg type,
+			void *data)
+{
+	struct pc_probe *p = call->data;
+
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		return pc_event_enable(p, data);
+	case TRACE_REG_UNREGISTER:
+		pc_event_disable(p, data);
+		return 0;
+#ifdef CONFIG_PERF_EVENTS
+	case TRACE_REG_PERF_OPEN:
+		return pc_event_perf_open(p, data);
+	case TRACE_REG_PERF_CLOSE:
+		pc_consumer_put(p, pc_task_event(data));
+		return 0;
+	case TRACE_REG_PERF_REGISTER:
+	case TRACE_REG_PERF_UNREGISTER:
+	case TRACE_REG_PERF_ADD:
+	case TRACE_REG_PERF_DEL:
+		return 0;
+#endif
+	}
+	return 0;
+}
+
+int pc_event_create(struct pc_probe *p)
+{
+	struct trace_event_call *call;
+	struct pc_event *ev;
+	int len;
+
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&ev->files);
+	INIT_LIST_HEAD(&ev->class.fields);
+	ev->fields[0].type = TRACE_FUNCTION_TYPE;
+	ev->fields[0].define_fields = pc_event_define_fields;
+	ev->class.system = p->group;
+	ev->class.reg = pc_event_reg;
+	ev->class.fields_array = ev->fields;
+	ev->tp.name = p->event;
+	call = &ev->call;
+	call->class = &ev->class;
+	call->tp = &ev->tp;
+	call->flags = TRACE_EVENT_FL_TRACEPOINT;
+	call->event.funcs = &pc_event_funcs;
+	call->data = p;
+	len = pc_print_fmt(p, NULL, 0) + 1;
+	call->print_fmt = kmalloc(len, GFP_KERNEL);
+	if (!call->print_fmt) {
+		kfree(ev);
+		return -ENOMEM;
+	}
+	pc_print_fmt(p, call->print_fmt, len);
+	p->ev = ev;
+	return 0;
+}
+
+void pc_event_free(struct pc_probe *p)
+{
+	if (!p->ev)
+		return;
+	WARN_ON(p->ev->live);
+	kfree(p->ev->call.print_fmt);
+	kfree(p->ev);
+	p->ev = NULL;
+}
+
+/* event_mutex held (ctl). */
+static int pc_event_add_locked(struct pc_probe *p)
+{
+	struct trace_event_call *call = &p->ev->call;
+	int ret;
+
+	if (!register_trace_event(&call->event))
+		return -ENODEV;
+	ret = trace_add_event_call(call);
+	if (ret) {
+		unregister_trace_event(&call->event);
+		return ret;
+	}
+	/* Added events have no module; perf and tracefs users must pin us. */
+	call->module = THIS_MODULE;
+	p->ev->live = true;
+	return 0;
+}
+
+/* event_mutex held (ctl). EBUSY while enabled or open in perf. */
+static int pc_event_remove_locked(struct pc_probe *p)
+{
+	int ret;
+
+	if (!p->ev->live)
+		return 0;
+	ret = trace_remove_event_call(&p->ev->call);
+	if (!ret)
+		p->ev->live = false;
+	return ret;
+}
+
+/*
+ * The operation the ctl event's reg callback runs: PENDING is set by the
+ * submitter (under pc_ctl_lock), taken by whichever reg call comes first
+ * (ours, or a user toggling probecache_ctl), DONE when it ran.
+ */
+enum { PC_OP_IDLE, PC_OP_PENDING, PC_OP_RUNNING, PC_OP_DONE };
+
+static struct pc_ctl_op {
+	atomic_t state;
+	struct pc_probe *add;		/* add this probe's event, or */
+	struct list_head *remove;	/* remove these (op_node, op_ret) */
+	int ret;
+} pc_ctl_op;
+
+static DEFINE_MUTEX(pc_ctl_lock);
+
+static void pc_ctl_run(void)
+{
+	struct pc_ctl_op *op = &pc_ctl_op;
+	struct pc_probe *p;
+
+	if (atomic_cmpxchg(&op->state, PC_OP_PENDING, PC_OP_RUNNING) !=
+	    PC_OP_PENDING)
+		return;
+	if (op->add) {
+		op->ret = pc_event_add_locked(op->add);
+	} else {
+		list_for_each_entry(p, op->remove, op_node)
+			p->op_ret = pc_event_remove_locked(p);
+	}
+	atomic_set_release(&op->state, PC_OP_DONE);
+}
+
+static int pc_ctl_reg(struct trace_event_call *call, enum trace_reg type,
+		      void *data)
+{
+	if (type == TRACE_REG_REGISTER || type == TRACE_REG_UNREGISTER)
+		pc_ctl_run();
+	return 0;
+}
+
+static enum print_line_t pc_ctl_print(struct trace_iterator *iter, int flags,
+				      struct trace_event *event)
+{
+	return TRACE_TYPE_HANDLED;
+}
+
+static struct trace_event_fields pc_ctl_fields[] = { {} };
+
+static struct trace_event_functions pc_ctl_funcs = {
+	.trace = pc_ctl_print,
+};
+
+static struct trace_event_class pc_ctl_class = {
+	.system = "probecache",
+	.reg = pc_ctl_reg,
+	.fields_array = pc_ctl_fields,
+	.fields = LIST_HEAD_INIT(pc_ctl_class.fields),
+	.raw_init = trace_event_raw_init,
+};
+
+static struct trace_event_call pc_ctl_call = {
+	.class = &pc_ctl_class,
+	.name = "probecache_ctl",
+	.event.funcs = &pc_ctl_funcs,
+	.print_fmt = "\"\"",
+};
+
+/* Registered by the module loader, like a TRACE_EVENT(). */
+static struct trace_event_call __used __section("_ftrace_events")
+	*pc_ctl_callp = &pc_ctl_call;
+
+/* Run the operation set up in pc_ctl_op under event_mutex. */
+static int pc_ctl_submit(void)
+{
+	struct pc_ctl_op *op = &pc_ctl_op;
+	int set;
+
+	lockdep_assert_held(&pc_ctl_lock);
+	op->ret = 0;
+	atomic_set_release(&op->state, PC_OP_PENDING);
+	/*
+	 * Enabling runs it, or disabling does if a user had enabled ctl;
+	 * always both, so ctl is left disabled.
+	 */
+	for (set = 1; set >= 0; set--)
+		trace_set_clr_event("probecache", "probecache_ctl", set);
+	if (atomic_cmpxchg(&op->state, PC_OP_PENDING, PC_OP_IDLE) ==
+	    PC_OP_PENDING)
+		return -EBUSY;	/* ctl is held enabled by a trigger */
+	while (atomic_read_acquire(&op->state) != PC_OP_DONE)
+		cond_resched();
+	atomic_set(&op->state, PC_OP_IDLE);
+	return op->ret;
+}
+
+int pc_event_register(struct pc_probe *p, struct pc_err *err)
+{
+	struct trace_event_file *file;
+	int ret;
+
+	/* The core does not refuse a second GROUP/EVENT; we must. */
+	file = trace_get_event_file(NULL, p->group, p->event);
+	if (!IS_ERR(file)) {
+		trace_put_event_file(file);
+		return pc_err_set(err, -EEXIST, "event",
+				  "trace event %s/%s already exists (uprobe_events, kprobe_events or a module)",
+				  p->group, p->event);
+	}
+	mutex_lock(&pc_ctl_lock);
+	pc_ctl_op.add = p;
+	pc_ctl_op.remove = NULL;
+	ret = pc_ctl_submit();
+	mutex_unlock(&pc_ctl_lock);
+	if (ret)
+		return pc_err_set(err, ret, "event",
+				  "cannot create trace event %s/%s: error %d",
+				  p->group, p->event, ret);
+	return 0;
+}
+
+int pc_event_unregister(struct list_head *batch)
+{
+	int ret;
+
+	mutex_lock(&pc_ctl_lock);
+	pc_ctl_op.add = NULL;
+	pc_ctl_op.remove = batch;
+	ret = pc_ctl_submit();
+	mutex_unlock(&pc_ctl_lock);
+	return ret;
+}
+
+static void pc_emit_ftrace(struct pc_event *ev, const u8 *rec,
+			   unsigned int size)
+{
+	struct trace_event_buffer fbuffer;
+	struct pc_event_link *link;
+	u8 *entry;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(link, &ev->files, list) {
+		if (trace_trigger_soft_disabled(link->file))
+			continue;
+		entry = trace_event_buffer_reserve(&fbuffer, link->file,
+						   PC_REC_BASE + size);
+		if (!entry)
+			continue;
+		memcpy(entry + PC_REC_BASE, rec, size);
+		trace_event_buffer_commit(&fbuffer);
+	}
+	rcu_read_unlock();
+}
+
+#ifdef CONFIG_PERF_EVENTS
+static bool pc_perf_wanted(struct trace_event_call *call)
+{
+#ifdef CONFIG_BPF_EVENTS
+	if (bpf_prog_array_valid(call))
+		return true;
+#endif
+	return READ_ONCE(call->perf_events);
+}
+
+/* perf_trace_run_bpf_submit() runs BPF programs, then perf's buffers. */
+static void pc_emit_perf(struct pc_event *ev, struct pt_regs *regs,
+			 const u8 *rec, unsigned int size)
+{
+	struct trace_event_call *call = &ev->call;
+	struct hlist_head __percpu *heads;
+	struct hlist_head *head;
+	int esize, rctx;
+	u8 *entry;
+
+	esize = ALIGN(PC_REC_BASE + size + sizeof(u32), sizeof(u64)) -
+		sizeof(u32);
+	preempt_disable();
+	heads = READ_ONCE(call->perf_events);
+	if (!heads)
+		goto out;
+	head = this_cpu_ptr(heads);
+	entry = perf_trace_buf_alloc(esize, NULL, &rctx);
+	if (!entry)
+		goto out;
+	memcpy(entry + PC_REC_BASE, rec, size);
+	memset(entry + PC_REC_BASE + size, 0, esize - PC_REC_BASE - size);
+	perf_trace_run_bpf_submit(entry, esize, rctx, call, 1, regs, head,
+				  NULL);
+out:
+	preempt_enable();
+}
+#else
+static bool pc_perf_wanted(struct trace_event_call *call) { return false; }
+static void pc_emit_perf(struct pc_event *ev, struct pt_regs *regs,
+			 const u8 *rec, unsigned int size) { }
+#endif
+
+void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,
+		  unsigned long func, unsigned long ip)
+{
+	struct pc_event *ev = p->ev;
+	bool ftrace = !list_empty(&ev->files);
+	bool perf = pc_perf_wanted(&ev->call);
+	struct pc_scratch *s;
+	unsigned int size;
+
+	if (!ftrace && !perf)
+		return;
+	/* The scratch's mutex, not preemption: fetching may sleep. */
+	s = per_cpu_ptr(pc_scratch, raw_smp_processor_id());
+	mutex_lock(&s->lock);
+	size = pc_fetch_record(p, regs, func, ip, s->rec);
+	if (ftrace)
+		pc_emit_ftrace(ev, s->rec, size);
+	if (perf)
+		pc_emit_perf(ev, regs, s->rec, size);
+	mutex_unlock(&s->lock);
+}
+
+int pc_event_init(void)
+{
+	int cpu;
+
+	pc_scratch = alloc_percpu(struct pc_scratch);
+	if (!pc_scratch)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		mutex_init(&per_cpu_ptr(pc_scratch, cpu)->lock);
+	return 0;
+}
+
+void pc_event_exit(void)
+{
+	free_percpu(pc_scratch);
+}
