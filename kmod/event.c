@@ -19,6 +19,7 @@
 #include <linux/slab.h>
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
+#include <linux/workqueue.h>
 
 #include "pc.h"
 
@@ -408,9 +409,59 @@ static struct trace_event_call pc_ctl_call = {
 	.print_fmt = "\"\"",
 };
 
+/*
+ * Enabling any event starts the recording of task names at every context
+ * switch (options/record-cmd), and the first one registers that probe on
+ * sched_switch: tens of ms, on every toggle of ctl if nothing else is
+ * enabled. So a burst of operations holds a second event, "hold", enabled
+ * and lets it go HZ/5 after the last one.
+ */
+static int pc_hold_reg(struct trace_event_call *call, enum trace_reg type,
+		       void *data)
+{
+	return 0;
+}
+
+static struct trace_event_class pc_hold_class = {
+	.system = "probecache",
+	.reg = pc_hold_reg,
+	.fields_array = pc_ctl_fields,
+	.fields = LIST_HEAD_INIT(pc_hold_class.fields),
+	.raw_init = trace_event_raw_init,
+};
+
+static struct trace_event_call pc_hold_call = {
+	.class = &pc_hold_class,
+	.name = "probecache_hold",
+	.event.funcs = &pc_ctl_funcs,
+	.print_fmt = "\"\"",
+};
+
 /* Registered by the module loader, like a TRACE_EVENT(). */
 static struct trace_event_call __used __section("_ftrace_events")
-	*pc_ctl_callp = &pc_ctl_call;
+	*pc_ctl_callp[] = { &pc_ctl_call, &pc_hold_call };
+
+static bool pc_hold_on;		/* under pc_ctl_lock */
+
+static void pc_hold_release(struct work_struct *work)
+{
+	mutex_lock(&pc_ctl_lock);
+	if (pc_hold_on)
+		trace_set_clr_event("probecache", "probecache_hold", 0);
+	pc_hold_on = false;
+	mutex_unlock(&pc_ctl_lock);
+}
+
+static DECLARE_DELAYED_WORK(pc_hold_work, pc_hold_release);
+
+static void pc_hold(void)
+{
+	lockdep_assert_held(&pc_ctl_lock);
+	if (!pc_hold_on)
+		pc_hold_on = !trace_set_clr_event("probecache",
+						  "probecache_hold", 1);
+	mod_delayed_work(system_wq, &pc_hold_work, HZ / 5);
+}
 
 /* Run the operation set up in pc_ctl_op under event_mutex. */
 static int pc_ctl_submit(void)
@@ -419,6 +470,7 @@ static int pc_ctl_submit(void)
 	int set;
 
 	lockdep_assert_held(&pc_ctl_lock);
+	pc_hold();
 	op->ret = 0;
 	atomic_set_release(&op->state, PC_OP_PENDING);
 	/*
@@ -532,9 +584,15 @@ out:
 	preempt_enable();
 }
 #else
-static bool pc_perf_wanted(struct trace_event_call *call) { return false; }
+static bool pc_perf_wanted(struct trace_event_call *call)
+{
+	return false;
+}
+
 static void pc_emit_perf(struct pc_event *ev, struct pt_regs *regs,
-			 const u8 *rec, unsigned int size) { }
+			 const u8 *rec, unsigned int size)
+{
+}
 #endif
 
 void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,
@@ -573,5 +631,7 @@ int pc_event_init(void)
 
 void pc_event_exit(void)
 {
+	cancel_delayed_work_sync(&pc_hold_work);
+	pc_hold_release(NULL);
 	free_percpu(pc_scratch);
 }

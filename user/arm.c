@@ -30,6 +30,7 @@
 
 #include "arm.h"
 #include "armed.h"
+#include "cache_select.h"
 #include "kload.h"
 #include "pattern.h"
 #include "pc.h"
@@ -584,7 +585,7 @@ int pc_arm(char *const *patterns, int npatterns, const struct pc_arm_opts *opts,
 	ret = pc_patterns_parse(patterns, npatterns, &pats);
 	if (ret)
 		return ret;
-	ret = pc_snapshot_load(&pl.snap);
+	ret = pc_snapshot_load_matching(&pl.snap, pats, npatterns);
 	if (!ret)
 		ret = plan_select(&pl, pats, npatterns, opts->quiet);
 	for (size_t i = 0; !ret && i < pl.n; i++) {

@@ -54,6 +54,7 @@
 #include <linux/probecache.h>
 
 #include "cache.h"
+#include "cache_index.h"
 #include "pc.h"
 
 #define PC_CACHE_MAGIC		"probecache-cache"
@@ -158,10 +159,32 @@ fail:
 	return ret;
 }
 
+int pc_cache_trylock_quiet(void)
+{
+	char path[PATH_MAX];
+
+	if (lock_depth) {
+		lock_depth++;
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/.lock", pc_cache_dir());
+	lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lock_fd < 0)
+		return -errno;
+	if (flock(lock_fd, LOCK_EX | LOCK_NB)) {
+		close(lock_fd);
+		lock_fd = -1;
+		return -EAGAIN;
+	}
+	lock_depth = 1;
+	return 0;
+}
+
 void pc_cache_unlock(void)
 {
 	if (!lock_depth || --lock_depth)
 		return;
+	pc_index_session_end();	/* still under the lock */
 	close(lock_fd);	/* drops the flock */
 	lock_fd = -1;
 }
@@ -559,9 +582,13 @@ static int load_file(struct parse_ctx *p, const char *build_id, struct pc_binary
 	return 0;
 }
 
+static bool quiet;	/* the index reading files for itself: the command says nothing */
+
 /* "FILE:LINE: corrupt cache file: WHY", or "FILE: WHY" when it could not be read. */
 static void report(const struct parse_ctx *p, int err, const char *verdict)
 {
+	if (quiet)
+		return;
 	if (err != -EBADMSG)
 		pc_warn("%s: %s%s", p->file, pc_file_strerror(err), verdict);
 	else if (p->bad_line)
@@ -580,6 +607,16 @@ int pc_cache_load(const char *build_id, struct pc_binary **out)
 		ret = load_file(&p, build_id, out);
 	if (ret && ret != -ENOENT && ret != -ENOMEM && ret != -EINVAL)
 		report(&p, ret, "");
+	return ret;
+}
+
+int pc_cache_load_quiet(const char *build_id, struct pc_binary **out)
+{
+	int ret;
+
+	quiet = true;
+	ret = pc_cache_load(build_id, out);
+	quiet = false;
 	return ret;
 }
 
@@ -772,9 +809,13 @@ int pc_cache_store(const struct pc_binary *b)
 	ret = pc_cache_lock();
 	if (ret)
 		return ret;
-	ret = mkdir_p(dir);
+	ret = pc_index_touch(b->build_id, b);
+	if (!ret)
+		ret = mkdir_p(dir);
 	if (!ret)
 		ret = replace_file(file, dir, b);
+	if (ret)	/* the file is not what the index was told */
+		pc_index_redo();
 	pc_cache_unlock();
 	if (ret)
 		pc_err("%s: cannot write cache file: %s", file, strerror(-ret));
@@ -841,6 +882,8 @@ int pc_cache_store_many(struct pc_binary *const *b, size_t n, size_t *stored)
 		return ret;
 	}
 	for (size_t i = 0; !ret && i < n; i++)
+		ret = pc_index_touch(b[i]->build_id, b[i]);
+	for (size_t i = 0; !ret && i < n; i++)
 		ret = stage(b[i], &p[i]);
 	if (!ret)	/* the data of every temp file at once, not an fsync per file */
 		ret = sync_dir(pc_cache_dir(), true);
@@ -854,6 +897,8 @@ int pc_cache_store_many(struct pc_binary *const *b, size_t n, size_t *stored)
 	}
 	if (!ret)
 		ret = sync_buckets(b, n);
+	if (ret)	/* some files are not what the index was told */
+		pc_index_redo();
 	for (size_t i = 0; i < n; i++)
 		if (p[i].written)
 			unlink(p[i].tmp);
@@ -873,10 +918,13 @@ int pc_cache_remove(const char *build_id)
 	ret = pc_cache_lock();
 	if (ret)
 		return ret;
-	if (unlink(file))
+	ret = pc_index_touch(build_id, NULL);
+	if (!ret && unlink(file)) {
 		ret = -errno;
-	else
+		pc_index_redo();	/* still there: its keys must stay */
+	} else if (!ret) {
 		fsync_dir(dir);
+	}
 	rmdir(dir);	/* only succeeds once the last file of the bucket is gone */
 	pc_cache_unlock();
 	return ret;
@@ -889,8 +937,8 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Collects the build-ids of every DIR/XX/YYYY.probes, sorted. */
-static int list_ids(char ***out, size_t *n)
+/* Collects the build-ids of every DIR/XX/YYYY.probes (of bucket @only if given), sorted. */
+static int list_bucket_ids(const char *only, char ***out, size_t *n)
 {
 	DIR *top, *sub;
 	struct dirent *d, *e;
@@ -904,7 +952,7 @@ static int list_ids(char ***out, size_t *n)
 		return errno == ENOENT ? 0 : -errno;
 	while ((d = readdir(top))) {
 		if (strlen(d->d_name) != 2 || !isxdigit((unsigned char)d->d_name[0]) ||
-		    !isxdigit((unsigned char)d->d_name[1]))
+		    !isxdigit((unsigned char)d->d_name[1]) || (only && strcmp(d->d_name, only)))
 			continue;
 		snprintf(dir, sizeof(dir), "%s/%s", pc_cache_dir(), d->d_name);
 		sub = opendir(dir);
@@ -933,6 +981,11 @@ static int list_ids(char ***out, size_t *n)
 	return 0;
 }
 
+static int list_ids(char ***out, size_t *n)
+{
+	return list_bucket_ids(NULL, out, n);
+}
+
 static void free_ids(char **ids, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -940,13 +993,13 @@ static void free_ids(char **ids, size_t n)
 	free(ids);
 }
 
-int pc_cache_foreach(int (*fn)(struct pc_binary *b, void *ctx), void *ctx)
+static int foreach_in(const char *only, int (*fn)(struct pc_binary *b, void *ctx), void *ctx)
 {
 	char **ids, file[PATH_MAX];
 	struct parse_ctx p;
 	struct pc_binary *b;
 	size_t n, i;
-	int ret = list_ids(&ids, &n);
+	int ret = list_bucket_ids(only, &ids, &n);
 
 	if (ret) {
 		pc_err("%s: %s", pc_cache_dir(), strerror(-ret));
@@ -976,6 +1029,22 @@ int pc_cache_foreach(int (*fn)(struct pc_binary *b, void *ctx), void *ctx)
 	return ret;
 }
 
+int pc_cache_foreach(int (*fn)(struct pc_binary *b, void *ctx), void *ctx)
+{
+	return foreach_in(NULL, fn, ctx);
+}
+
+int pc_cache_foreach_bucket_quiet(const char *xx, int (*fn)(struct pc_binary *b, void *ctx),
+				  void *ctx)
+{
+	int ret;
+
+	quiet = true;
+	ret = foreach_in(xx, fn, ctx);
+	quiet = false;
+	return ret;
+}
+
 int pc_cache_clear(unsigned int *removed)
 {
 	char **ids = NULL, file[PATH_MAX], dir[PATH_MAX];
@@ -986,7 +1055,9 @@ int pc_cache_clear(unsigned int *removed)
 	ret = pc_cache_lock();
 	if (ret)
 		return ret;
-	ret = list_ids(&ids, &n);
+	ret = pc_index_touch(NULL, NULL);
+	if (!ret)
+		ret = list_ids(&ids, &n);
 	for (size_t i = 0; !ret && i < n; i++) {
 		snprintf(file, sizeof(file), "%s/%.2s/%s%s", pc_cache_dir(), ids[i], ids[i] + 2,
 			 PC_CACHE_SUFFIX);

@@ -25,6 +25,7 @@
 
 #include <linux/probecache.h>
 
+#include "debuginfo.h"
 #include "dwarf.h"
 #include "pc.h"
 #include "sdt.h"
@@ -65,6 +66,7 @@ struct dw_ctx {
 	bool lazy_done;
 	struct pc_dw_result *res;
 	bool found;
+	bool copy;		/* the DWARF is (now) in our uncompressed copy (debuginfo.h) */
 	int err;		/* carried out of libdw iteration callbacks */
 };
 
@@ -1783,7 +1785,10 @@ static bool debuginfod_file(const char *bid, char *path, size_t len)
 	return found;
 }
 
+/* debuginfo_path: our uncompressed copies first (debuginfo.h), then libdwfl's places */
+static char *debuginfo_path;
 static const Dwfl_Callbacks offline_cb = {
+	.debuginfo_path = &debuginfo_path,
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
@@ -1830,6 +1835,7 @@ static int dw_open(struct dw_ctx *c, const char *bin)
 	const void *dbid;
 	GElf_Addr vaddr;
 	const char *main_f = NULL, *debug_f = NULL;
+	bool separate;
 	size_t size;
 	int len, ret;
 
@@ -1837,6 +1843,7 @@ static int dw_open(struct dw_ctx *c, const char *bin)
 	if (ret)
 		return ret;
 	c->image_size = size;
+	debuginfo_path = pc_debugcache_search_path();
 	c->dwfl = dwfl_begin(&offline_cb);
 	if (!c->dwfl)
 		return -ENOMEM;
@@ -1858,10 +1865,14 @@ static int dw_open(struct dw_ctx *c, const char *bin)
 		return -ENOENT;
 	}
 	dwfl_module_info(c->mod, NULL, NULL, NULL, NULL, NULL, &main_f, &debug_f);
-	if (debug_f || !debuginfod_file(c->res->build_id, c->res->debuginfo_path,
-					sizeof(c->res->debuginfo_path)))
+	separate = debug_f || debuginfod_file(c->res->build_id, c->res->debuginfo_path,
+					      sizeof(c->res->debuginfo_path));
+	if (debug_f || !separate)
 		snprintf(c->res->debuginfo_path, sizeof(c->res->debuginfo_path), "%s",
 			 debug_f ? debug_f : main_f ? main_f : bin);
+	if (separate)	/* the next resolve maps it uncompressed */
+		c->copy = pc_debugcache_note(c->res->debuginfo_path, c->res->build_id,
+					     dwarf_getelf(c->dw));
 	len = dwelf_elf_gnu_build_id(dwarf_getelf(c->dw), &dbid);
 	hex_id(dbid, len, c->res->debuginfo_id);
 	if (!c->res->debuginfo_id[0])
@@ -1894,6 +1905,7 @@ struct pc_dw_file {
 	struct pc_dw_result meta;	/* path and ids, copied into each result */
 	struct fn_ref *idx;	/* function names (see build_index), NULL until needed */
 	size_t nidx;
+	char *saved;		/* the names of a saved index (debuginfo.h), idx points in */
 	unsigned int nqueries;
 };
 
@@ -1976,6 +1988,100 @@ static int build_index(struct pc_dw_file *f)
 	return 0;
 }
 
+/* Size of .debug_info: what a saved index is checked against. */
+static uint64_t info_size(Dwarf *dw)
+{
+	Elf *elf = dwarf_getelf(dw);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shstr;
+	const char *name;
+
+	if (elf_getshdrstrndx(elf, &shstr))
+		return 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstr, sh.sh_name);
+		if (name && !strcmp(name, ".debug_info"))
+			return sh.sh_size;	/* libdw has inflated it: the real size */
+	}
+	return 0;
+}
+
+/* "NAME CU\n" lines, as build_index() sorted them. */
+static int save_index(const struct pc_dw_file *f, uint64_t isize)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int ret;
+
+	if (!m)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->nidx; i++)
+		fprintf(m, "%s %" PRIx64 "\n", f->idx[i].name, (uint64_t)f->idx[i].cu);
+	if (fclose(m))
+		return -ENOMEM;
+	ret = pc_debugcache_funcs_write(f->meta.build_id, isize, text, len);
+	free(text);
+	return ret;
+}
+
+/* The saved index of this debuginfo, if there is one for its .debug_info. */
+static int load_index(struct pc_dw_file *f, uint64_t isize)
+{
+	char *pos, *end, *s, *sp, *e;
+	size_t len, n = 0;
+	bool nl;
+
+	if (pc_debugcache_funcs_read(f->meta.build_id, isize, &f->saved, &len))
+		return -ENOENT;
+	end = f->saved + len;
+	for (size_t i = 0; i < len; i++)
+		n += f->saved[i] == '\n';
+	f->idx = malloc((n ? n : 1) * sizeof(*f->idx));
+	if (!f->idx)
+		return -ENOMEM;
+	for (pos = f->saved; (s = pc_next_line(&pos, end, &nl)) && nl;) {
+		sp = strrchr(s, ' ');	/* names may hold blanks ("operator new") */
+		if (!sp)
+			break;
+		*sp = '\0';
+		f->idx[f->nidx++] = (struct fn_ref){ s, strtoull(sp + 1, &e, 16) };
+		if (*e)
+			break;
+	}
+	if (f->nidx == n && !s)
+		return 0;
+	free(f->idx);	/* damaged: walk the CUs instead */
+	free(f->saved);
+	f->idx = NULL;
+	f->saved = NULL;
+	f->nidx = 0;
+	return -ENOENT;
+}
+
+/*
+ * The name index: saved with an uncompressed copy, so one definition
+ * searches only the CUs defining its name; else built by the second query
+ * of a batch (a single query walks once anyway).
+ */
+static int get_index(struct pc_dw_file *f)
+{
+	uint64_t isize = f->base.copy ? info_size(f->base.dw) : 0;
+	int ret;
+
+	if (isize && !load_index(f, isize))
+		return 0;
+	if (!isize && ++f->nqueries < 2)
+		return 0;
+	ret = build_index(f);
+	if (!ret && isize && save_index(f, isize))
+		pc_info("%s: function index of its debuginfo not saved", f->meta.path);
+	return ret;
+}
+
 /* The index answers only a plain name with no file: that is what it keys. */
 static bool index_fits(const struct pc_probe_desc *pd)
 {
@@ -2013,9 +2119,8 @@ static int search_all(struct dw_ctx *c, struct pc_dw_file *f)
 	size_t hl;
 	int ret = 0;
 
-	/* a single query walks once anyway; the index pays from the second on */
-	if (index_fits(c->pd) && ++f->nqueries > 1 && !f->idx)
-		ret = build_index(f);
+	if (index_fits(c->pd) && !f->idx)
+		ret = get_index(f);
 	if (!ret && f->idx && index_fits(c->pd))
 		ret = search_indexed(c, f);
 	while (!ret && !(f->idx && index_fits(c->pd)) &&
@@ -2037,6 +2142,7 @@ void pc_dw_close(struct pc_dw_file *f)
 		dwfl_end(f->base.dwfl);
 	free(f->base.image);
 	free(f->idx);
+	free(f->saved);
 	free(f);
 }
 

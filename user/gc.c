@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "debuginfo.h"
 #include "pattern.h"
 #include "pc.h"
 
@@ -89,11 +90,43 @@ static int gc_binary(struct pc_binary *b, const struct pc_stale *st, size_t n)
 	return removed ? pc_cache_store(b) : 0;
 }
 
+struct gc_keep {
+	const struct pc_snapshot *snap;
+	const struct pc_stale *st;
+	size_t n;
+};
+
+static bool wholly_stale(const struct gc_keep *k, const struct pc_binary *b)
+{
+	for (size_t i = 0; i < k->n; i++)
+		if (k->st[i].b == b && k->st[i].whole)
+			return true;
+	return false;
+}
+
+/* A debuginfo copy stays while a binary that keeps its entries has that build-id or used it. */
+static bool keep_copy(const char *bid, void *ctx)
+{
+	const struct gc_keep *k = ctx;
+
+	for (size_t i = 0; i < k->snap->n; i++) {
+		const struct pc_binary *b = k->snap->b[i];
+		bool used = !strcmp(b->build_id, bid);
+
+		for (size_t j = 0; !used && j < b->nentries; j++)
+			used = b->entries[j].debuginfo && !strcmp(b->entries[j].debuginfo, bid);
+		if (used && !wholly_stale(k, b))
+			return true;
+	}
+	return false;
+}
+
 static int gc_help(void)
 {
 	printf("usage: %s gc [--dry-run]\n\n"
 	       "Remove cache entries whose binary is gone or now holds another build-id;\n"
-	       "a binary still present at one of its paths only loses its stale paths.\n\n"
+	       "a binary still present at one of its paths only loses its stale paths;\n"
+	       "uncompressed debuginfo copies (DIR/debug) no remaining probe uses go too.\n\n"
 	       "  -n, --dry-run  only show what would be removed\n"
 	       "  -h, --help     this help\n", pc_prog);
 	return 0;
@@ -133,6 +166,13 @@ int cmd_gc(int argc, char **argv)
 			say(&st[j], dry);
 		if (!dry)
 			ret = gc_binary(st[i].b, &st[i], j - i);
+	}
+	if (!ret) {
+		struct gc_keep k = { &snap, st, n };
+		unsigned int copies;
+
+		ret = pc_debugcache_gc(keep_copy, &k, dry, &copies);
+		n += copies;
 	}
 	if (!ret && !n)
 		printf("nothing stale in %s\n", pc_cache_dir());

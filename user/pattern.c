@@ -252,19 +252,38 @@ static int snap_index(struct pc_snapshot *s)
 	return 0;
 }
 
+/* Sorted and indexed, as every snapshot is once its binaries are in. */
+static int snap_finish(struct pc_snapshot *s)
+{
+	int ret;
+
+	if (s->n)
+		qsort(s->b, s->n, sizeof(*s->b), cmp_binary);
+	ret = snap_index(s);
+	if (ret)
+		pc_snapshot_free(s);
+	return ret;
+}
+
 int pc_snapshot_load(struct pc_snapshot *s)
 {
 	int ret;
 
 	memset(s, 0, sizeof(*s));
 	ret = pc_cache_foreach(snap_add, s);
-	if (!ret && s->n)
-		qsort(s->b, s->n, sizeof(*s->b), cmp_binary);
-	if (!ret)
-		ret = snap_index(s);
-	if (ret)
+	if (ret) {
 		pc_snapshot_free(s);
-	return ret;
+		return ret;
+	}
+	return snap_finish(s);
+}
+
+int pc_snapshot_of(struct pc_snapshot *s, struct pc_binary **b, size_t n)
+{
+	memset(s, 0, sizeof(*s));
+	s->b = b;
+	s->n = n;
+	return snap_finish(s);
 }
 
 void pc_snapshot_free(struct pc_snapshot *s)

@@ -63,6 +63,8 @@ struct pc_snapshot {
 };
 
 int pc_snapshot_load(struct pc_snapshot *s);
+/* A snapshot of @n binaries (malloc'd, as @b itself), which it owns from now on, even on error. */
+int pc_snapshot_of(struct pc_snapshot *s, struct pc_binary **b, size_t n);
 void pc_snapshot_free(struct pc_snapshot *s);
 struct pc_binary *pc_snapshot_find(const struct pc_snapshot *s, const char *build_id);
 

@@ -123,8 +123,10 @@ for _ in 1 2 3; do
 	t0=$(ms); PROBECACHE_DIR=$tmp/t1 "$CLI" add -f -x "$LIBC" -D 'getenv $params' > /dev/null 2>&1; t1=$(ms)
 	[ -z "$best" ] || [ $((t1 - t0)) -lt "$best" ] && best=$((t1 - t0))
 done
+# the same cache for both: the one definition was timed with the uncompressed debuginfo
+# copy its first run kept there (user/debuginfo.h), so the batch gets it too
 t0=$(ms)
-PROBECACHE_DIR=$tmp/t500 "$CLI" add -f -x "$LIBC" --from "$tmp/all.defs" > "$tmp/t500.out" 2>&1
+PROBECACHE_DIR=$tmp/t1 "$CLI" add -f -x "$LIBC" --from "$tmp/all.defs" > "$tmp/t500.out" 2>&1
 t1=$(ms)
 diag "libc: one definition $best ms, 500 in one run $((t1 - t0)) ms (goal <= 20x = $((20 * best)) ms), $(grep -c '^added' "$tmp/t500.out") added"
 check "libc: 500 definitions in one run <= 20x one definition" [ $((t1 - t0)) -le $((20 * best)) ]

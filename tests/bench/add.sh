@@ -38,9 +38,21 @@ run() {	# run TOOL: total ms for rounds x every definition
 	t1=$(ms_now)
 	echo $((t1 - t0))
 }
+# The first resolve against compressed debuginfo (libc6-dbg ships it zlib-compressed)
+# keeps an uncompressed copy in the cache (DIR/debug, user/debuginfo.h); shown apart,
+# the figures below are the ones after it, as for every later add on that machine.
+t0=$(ms_now); "$CLI" add -x "$LIBC" -D "${defs[0]}" > /dev/null 2>&1; t1=$(ms_now)
+first=$((t1 - t0))
+t0=$(ms_now); PROBECACHE_DEBUG_MAX_MB=0 PROBECACHE_DIR=$tmp/nocopy \
+	"$CLI" add -x "$LIBC" -D "${defs[0]}" > /dev/null 2>&1; t1=$(ms_now)
+nocopy=$((t1 - t0))
+[ -n "$(find "$PROBECACHE_DIR/debug" -name '*.debug' 2>/dev/null)" ] ||
+	echo "# no uncompressed debuginfo copy was kept in $PROBECACHE_DIR/debug"
 n=$((rounds * ${#defs[@]}))
 ours=$(run ours)
 fig_header
+fig_abs "add -D, first (keeps the uncompressed copy)" "$first"
+fig_abs "add -D, without the copy (zlib each time)" "$nocopy"
 if need "$PERF" linux-perf; then
 	# a definition perf refuses would make its mean look fast: compare on what both resolve
 	keep=()

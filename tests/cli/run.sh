@@ -213,6 +213,59 @@ check "arm -p writes pid=PID into the record" grep -q " pid=4242 arg1=" "$T/sys/
 pc arm 'sdt_rs:*' 'sdt_libstdcxx:*' >/dev/null 2>&1
 check_eq "arm writes a record for every selected probe (clash A: both always)" 6 "$(grep -c '^add ' "$T/sys/control")"
 
+# ---- the GROUP:EVENT index (DIR/names/XX): arm reads only the cache files it names ----
+names=$T/cache/names
+idx() { cat "$names"/?? 2>/dev/null; }	# every shard, bucket by bucket
+keys() { idx | grep -v '^probecache-names 1$\|^bucket \|^keys \|^end$'; }
+# arm_rec PATTERN: the records arm writes for it, sorted
+arm_rec() { : > "$T/sys/control"; pc arm "$1" >/dev/null 2>&1; sort "$T/sys/control"; }
+check_eq "writers keep one index shard per bucket" "$(cd "$T/cache" && ls -d ?? | paste -sd' ')" \
+	"$(cd "$names" && ls | paste -sd' ')"
+check "the index names the cache file of an SDT event" \
+	grep -qx "sdt_libstdcxx:throw $(bid "$real")" <<< "$(idx)"
+pt=$(bid "$FX/rs_twin" | cut -c1-8)
+check "clash A through the index: the other binary's always is loaded for the name" \
+	grep -q "^add p:sdt_rs/always_$pt " <<< "$(arm_rec "sdt_rs:al*@$pt")"
+pats=('sdt_libstdcxx:throw' "sdt_rs:always@$pt" "sdt_rs:al*@$pt" 'sdt_rs:*' 'always' "step@$app"
+	"sdt_rs_ver:step@$v1" 'sdt_libstdcxx:throw@/nonexistent' '*')
+declare -A via
+for p in "${pats[@]}"; do via[$p]=$(arm_rec "$p"); done
+check "arm through the index writes records" test -n "${via['sdt_rs:*']}"
+# a change no writer announced (bucket mtimes differ): the index is stale, arm reads every file
+before=$(idx)
+touch -d '2001-02-03 04:05:06' "$T"/cache/??
+for p in "${pats[@]}"; do
+	check_eq "arm '${p//$T/\$T}': the same records through the index as from every file" \
+		"${via[$p]}" "$(arm_rec "$p")"
+done
+check_eq "a stale index is left for the next writer, not rewritten by a reader" \
+	"$before" "$(idx)"
+pc scan "$real" >/dev/null	# a writer that changes no selection
+check "the next writer rebuilds every stale shard, not only its own" \
+	test -z "$(comm -12 <(grep '^bucket ' <<< "$before") <(idx | grep '^bucket '))"
+check_eq "the rebuilt index has every key of the old one" \
+	"$(grep -v '^probecache-names 1$\|^bucket \|^keys \|^end$' <<< "$before")" "$(keys)"
+# a writer that dies between its changes and the new index leaves shards missing
+rm -r "$names"
+check_eq "without an index arm selects the same" "${via['sdt_rs:*']}" "$(arm_rec 'sdt_rs:*')"
+check "a reader rebuilds a missing index" grep -qx "sdt_libstdcxx:throw $(bid "$real")" <<< "$(idx)"
+one=$(ls "$names" | grep -vx "$(bid "$real" | cut -c1-2)" | head -n 1)	# del below leaves it alone
+rm "$names/$one"	# what a writer that died leaves in an index
+check_eq "with a shard missing arm selects the same" "${via['sdt_rs:*']}" "$(arm_rec 'sdt_rs:*')"
+check "... and a reader leaves the missing shard to the next writer" test ! -e "$names/$one"
+pc export -o "$T/throw.pca" 'sdt_libstdcxx:throw' >/dev/null
+pc del 'sdt_libstdcxx:throw' >/dev/null
+check_eq "del takes the event out of the index" "" "$(keys | grep '^sdt_libstdcxx:throw ')"
+check "the next writer builds a missing shard of a bucket it did not change" test -s "$names/$one"
+check_eq "arm of a deleted event writes nothing" "" "$(arm_rec 'sdt_libstdcxx:throw')"
+pc import "$T/throw.pca" >/dev/null
+check_eq "import puts it back in the index, and arm finds it" "${via['sdt_libstdcxx:throw']}" \
+	"$(arm_rec 'sdt_libstdcxx:throw')"
+check_eq "an index damaged by hand is not used (same records)" "${via['sdt_rs:*']}" \
+	"$(sed -i 's/^keys .*/keys 999999999/' "$names"/??; arm_rec 'sdt_rs:*')"
+pc scan "$real" >/dev/null
+check_eq "the next writer replaces every damaged shard" "" "$(grep -l '^keys 999999999' "$names"/??)"
+
 # staleness: v1 is stale (path holds v2); rs_sem copy removed -> missing
 rm "$T/tree/rs_sem"
 out=$(pc status --stale)
@@ -274,6 +327,13 @@ check "status without the module says it is not loaded" sh -c \
 check_eq "status without the module exits 1" 1 "$(rc pc status)"
 check "arm without the module says so" sh -c \
 	"'$PC_BIN' arm 'sdt_libstdcxx:throw' 2>&1 | grep -q 'not loaded'"
+
+# the index kept step by step (scan, del, gc, import, concurrent scans) is the one rebuilt from the files
+kept=$(idx | grep -v '^bucket ')
+rm -r "$names"; pc list >/dev/null 2>&1; pc arm 'nosuch:nosuch' >/dev/null 2>&1
+check_eq "the index kept by every writer above equals one rebuilt from the files" \
+	"$kept" "$(idx | grep -v '^bucket ')"
+check "it is not empty" test "$(echo "$kept" | wc -l)" -gt 3
 
 # ---- lazy arming against the fake module (fakemod.so) ----
 F=$T/fk
@@ -432,5 +492,8 @@ out=$(pc clear)
 check "clear removes every cache file" \
 	test -z "$(find "$T/cache" -name '*.probes')"
 check_eq "list after clear is empty" "" "$(pc list)"
+check_eq "clear leaves an index without keys" "" "$(keys)"
+check "... and every bucket left keeps its shard" \
+	test -z "$(cd "$T/cache" && for d in ??; do [ -e "names/$d" ] || echo "$d"; done)"
 
 tap_done

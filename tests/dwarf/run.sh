@@ -294,4 +294,49 @@ if "$CLI" add -x "$FX/dw_app" 'dw_sq v' > /dev/null 2>&1; then
 else
 	check_eq "an unresolvable probe is not stored" "" "$("$CLI" list 'probe_dw_app:dw_sq*')"
 fi
+# ---- uncompressed debuginfo copies and their function index (DIR/debug) ----
+lbid=$(readelf -n "$LIBC" | sed -n 's/^ *Build ID: //p')
+if [ ! -e "/usr/lib/debug/.build-id/${lbid:0:2}/${lbid:2}.debug" ]; then
+	not_ok "libc6-dbg installed: debuginfo copies are tested on it"
+else
+	dc=$tmp/dcache copy=$tmp/dcache/debug/.build-id/${lbid:0:2}/${lbid:2}.debug
+	funcs=${copy%.debug}.funcs
+	defs=('__libc_malloc bytes' 'getenv%return $retval' 'malloc bytes' 'tcache_init'
+	      'printf $params' 'str*cpy' 'malloc.c:3287' '__libc_malloc:3' 'nosuch_fn')
+	# without copies, from libc6-dbg's compressed file each time: the reference
+	ref=$(for d in "${defs[@]}"; do PROBECACHE_DEBUG_MAX_MB=0 PROBECACHE_DIR=$tmp/nocopy \
+		"$CLI" add -x "$LIBC" -D "$d" 2>&1 | sed "s|/usr/lib/debug/.build-id/|DBG/|"; done)
+	check "PROBECACHE_DEBUG_MAX_MB=0 keeps no copy" test ! -e "$tmp/nocopy/debug"
+	PROBECACHE_DIR=$dc "$CLI" add -x "$LIBC" -D 'getenv name' > /dev/null 2>&1
+	check "the first add keeps an uncompressed copy by build-id" test -s "$copy"
+	check_eq "the copy has libc's build-id" "$lbid" \
+		"$(readelf -n "$copy" | sed -n 's/^ *Build ID: //p')"
+	check_eq "the copy has no compressed section" "0" \
+		"$(readelf -S -W "$copy" | awk '$NF ~ /^[0-9]+$/ && / C / ' | wc -l)"
+	check "its function index is saved beside it" grep -qx 'probecache-funcs 1' "$funcs"
+	got() { for d in "${defs[@]}"; do PROBECACHE_DIR=$dc "$CLI" add -x "$LIBC" -D "$d" 2>&1 |
+		sed "s|$dc/debug/.build-id/|DBG/|"; done; }
+	check_eq "every definition resolves the same through the copy and its index" "$ref" "$(got)"
+	sed -i '3,$d' "$funcs"	# damaged: no lines, no end
+	check_eq "a damaged function index is not used (same results)" "$ref" "$(got)"
+	check "and is written anew" grep -qx 'end' "$funcs"
+	mkdir -p "$dc/debug/.build-id/00"
+	head -c 3000000 /dev/zero > "$dc/debug/.build-id/00/0000.debug"
+	touch -d '2001-01-01' "$dc/debug/.build-id/00/0000.debug"
+	rm "$copy"
+	PROBECACHE_DEBUG_MAX_MB=12 PROBECACHE_DIR=$dc "$CLI" add -x "$LIBC" -D 'getenv name' >/dev/null 2>&1
+	check "over PROBECACHE_DEBUG_MAX_MB the least recently used copy goes" \
+		test ! -e "$dc/debug/.build-id/00/0000.debug" -a -s "$copy"
+	rm "$copy"
+	PROBECACHE_DEBUG_MAX_MB=5 PROBECACHE_DIR=$dc "$CLI" add -x "$LIBC" -D 'getenv name' >/dev/null 2>&1
+	check "a copy larger than PROBECACHE_DEBUG_MAX_MB is not kept" test ! -e "$copy"
+	PROBECACHE_DIR=$dc "$CLI" add -x "$LIBC" 'getenv name' > /dev/null 2>&1
+	PROBECACHE_DIR=$dc "$CLI" gc > /dev/null
+	check "gc keeps a copy a cached probe uses" test -s "$copy" -a -s "$funcs"
+	PROBECACHE_DIR=$dc "$CLI" del 'probe_libc:*' > /dev/null
+	out=$(PROBECACHE_DIR=$dc "$CLI" gc)
+	check "gc removes a copy no cached probe uses, with its index" \
+		test ! -e "$copy" -a ! -e "$funcs"
+	check "gc says so" grep -q "removed debuginfo copy $copy" <<< "$out"
+fi
 tap_done

@@ -10,17 +10,25 @@
  *   /sys/kernel/probecache/control      0200  command file, one command per line
  *   /sys/kernel/probecache/last_error   0400  why the last rejected line was rejected
  *   /sys/kernel/probecache/version      0444  PROBECACHE_VERSION
- *   /sys/kernel/probecache/nr_probes    0444  number of registered probes
- *   /sys/kernel/probecache/probes/GROUP:EVENT/{hits,state,build_id,path,offset,
- *                                   ref_ctr_offset,args,pid,type,unlinked}
+ *   /sys/kernel/probecache/nr_probes    0444  number of defined probes
+ *   /sys/kernel/probecache/nr_armed     0444  number of armed probes
+ *   /sys/kernel/probecache/probes/GROUP:EVENT/{hits,state,consumers,counting,
+ *                                   build_id,path,offset,ref_ctr_offset,args,
+ *                                   pid,type,unlinked}
  *                                   (hits, path, args, pid: 0400 unless the module
  *                                   parameter public_probes=1)
  *
  * Commands written to control:
  *
- *   add RECORD
- *   del GROUP:EVENT
- *   clear
+ *   add RECORD            define: verify, create trace event GROUP/EVENT; nothing armed
+ *   del GROUP:EVENT       EBUSY while ftrace or perf uses the event
+ *   count GROUP:EVENT     start the module's hit counter (a consumer: arms)
+ *   nocount GROUP:EVENT   stop it (disarms if it was the last consumer)
+ *   clear                 del of every probe; EBUSY naming one in use
+ *
+ * A probe is armed (uprobe registered, writes to its file denied) exactly
+ * while it has a consumer: its event enabled in ftrace, a perf event on it,
+ * or the counter. See Documentation/ABI/testing/sysfs-kernel-probecache.
  *
  * RECORD, deliberately close to ftrace's uprobe_events:
  *
@@ -71,7 +79,8 @@
  *    both in the writing task and in the credentials control was opened
  *    with; otherwise write() fails with EPERM and nothing is applied.
  *  - An armed probe denies writes to its file (ETXTBSY for writers, as for a
- *    running executable) until it is deleted or goes stale.
+ *    running executable) until its last consumer goes, it is deleted or goes
+ *    stale.
  *  - errno: EPERM not privileged, EBUSY too many writers have control open,
  *    EINVAL bad syntax or a bad field, E2BIG line too long or too many
  *    args, ENAMETOOLONG over-long name or path, ENOENT/EACCES/... the path
@@ -83,8 +92,11 @@
  *    any REFCTR) whose OFFSET is no probe of the file's .note.stapsdt or
  *    whose REFCTR is not that probe's semaphore, ERANGE OFFSET, REFCTR or
  *    @+FILEOFF outside the required PT_LOAD, ESRCH no such pid, EEXIST
- *    GROUP:EVENT exists, ENOSPC max_probes reached, EAGAIN file changed
- *    while being verified; del of an unknown probe: ENOENT.
+ *    GROUP:EVENT exists (ours, or a trace event of uprobe_events, kprobe_events
+ *    or a module), ENOSPC max_probes reached, EAGAIN file changed while being
+ *    verified; del/count/nocount of an unknown probe: ENOENT; del of a probe
+ *    ftrace or perf uses: EBUSY; count of a probe whose file changed since
+ *    add: ESTALE.
  */
 #ifndef _UAPI_LINUX_PROBECACHE_H
 #define _UAPI_LINUX_PROBECACHE_H

@@ -21,11 +21,12 @@ check_eq "last_error is 0400" "-r--------" "$(ls -l $PC_SYSFS/last_error | cut -
 check_eq "last_error starts empty" "" "$(kerr)"
 
 rec="p:pcfix/tick $pc_sdt_BUILD_ID $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick) $pc_sdt_SDTARGS_tick"
-check "add SDT probe with semaphore" kctl "add $rec"
+check "add SDT probe with semaphore" karm "add $rec"
 check_eq "nr_probes 1" "1" "$(cat $PC_SYSFS/nr_probes)"
 d=pcfix:tick
 check_eq "state armed" "armed" "$(kget $d state)"
 check_eq "hits 0" "0" "$(kget $d hits)"
+check_eq "the counter is its one consumer" "1 1" "$(kget $d consumers) $(kget $d counting)"
 check_eq "build_id" "$pc_sdt_BUILD_ID" "$(kget $d build_id)"
 check_eq "path" "$S" "$(kget $d path)"
 check_eq "offset" "$pc_sdt_SDT_tick" "$(kget $d offset)"
@@ -33,7 +34,7 @@ check_eq "ref_ctr_offset" "$pc_sdt_SEM_tick" "$(kget $d ref_ctr_offset)"
 check_eq "args" "$pc_sdt_SDTARGS_tick" "$(kget $d args)"
 check_eq "pid 0 = every process" "0" "$(kget $d pid)"
 check_eq "probe dir lists the documented files" \
-	"args build_id hits offset path pid ref_ctr_offset state type unlinked" \
+	"args build_id consumers counting hits offset path pid ref_ctr_offset state type unlinked" \
 	"$(ls $PCP/$d | tr '\n' ' ' | sed 's/ $//')"
 
 check "add function probe" kctl "add p:pcfix/add $pc_sdt_BUILD_ID $S:$pc_sdt_OFF_pc_add a=%di:s32 b=%si:s32"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # probecache.ko: exact hit counts, fetched args = printed values, return
 # values, @+FILEOFF (.data and .bss), strings, SIB, semaphores, pid filter,
-# the probecache:probecache_hit tracepoint.
+# each probe's own trace event.
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
 kenv pc_sdt
@@ -9,12 +9,10 @@ S=$PCF/pc_sdt
 B=$pc_sdt_BUILD_ID
 
 check "insmod" pc_load
-check "tracepoint probecache:probecache_hit exists" test -d $TR/events/probecache/probecache_hit
-check "tracepoint format has the args array" grep -q 'args' $TR/events/probecache/probecache_hit/format
 
-check "add tick (SDT + semaphore)" kctl "add p:pcfix/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick) $pc_sdt_SDTARGS_tick"
-check "add pc_add entry" kctl "add p:pcfix/add $B $S:$pc_sdt_OFF_pc_add a=%di:s32 b=%si:s32"
-check "add pc_add return" kctl "add r:pcfix/add_ret $B $S:$pc_sdt_OFF_pc_add rv=\$retval:s32"
+check "add tick (SDT + semaphore)" karm "add p:pcfix/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick) $pc_sdt_SDTARGS_tick"
+check "add pc_add entry" karm "add p:pcfix/add $B $S:$pc_sdt_OFF_pc_add a=%di:s32 b=%si:s32"
+check "add pc_add return" karm "add r:pcfix/add_ret $B $S:$pc_sdt_OFF_pc_add rv=\$retval:s32"
 
 check_eq "program output with probes counting" "0" "$($S loop 1000 > /dev/null; echo $?)"
 check_eq "tick hits exactly 1000" "1000" "$(kget pcfix:tick hits)"
@@ -27,34 +25,34 @@ trace_on
 $S loop 3 v > /tmp/out
 trace_off
 check_eq "program printed 3 ticks" "3" "$(wc -l < /tmp/out)"
-check_eq "SDT args equal the printed values" "$(sed 's/^tick //' /tmp/out)" "$(trace_hits pcfix:tick)"
-check_eq "function args" "a=1 b=2
+tcheck_eq "SDT args equal the printed values" "$(sed 's/^tick //' /tmp/out)" "$(trace_hits pcfix:tick)"
+tcheck_eq "function args" "a=1 b=2
 a=2 b=4
 a=3 b=6" "$(trace_hits pcfix:add)"
-check_eq "return values" "rv=3
+tcheck_eq "return values" "rv=3
 rv=6
 rv=9" "$(trace_hits pcfix:add_ret)"
-check "trace line carries pid and ip" grep -q ' probecache_hit: pcfix:tick pid=[0-9]* ip=0x' $TR/trace
+tcheck "trace line carries pid and ip" grep -q 'pc_sdt-[0-9]* .* tick: (0x[0-9a-f]*) ' $TR/trace
 
 # @+FILEOFF: a .data global (rip-relative SDT operand) and a .bss one.
-check "add glob with @+FILEOFF in .data and .bss" kctl "add p:pcfix/glob $B $S:$pc_sdt_SDT_glob($pc_sdt_SEM_glob) g=$pc_sdt_SDTPLACE_glob_1:s64 b=@+$pc_sdt_OFF_pc_bss:s64 gx=@+$pc_sdt_OFF_pc_global:x64"
+check "add glob with @+FILEOFF in .data and .bss" karm "add p:pcfix/glob $B $S:$pc_sdt_SDT_glob($pc_sdt_SEM_glob) g=$pc_sdt_SDTPLACE_glob_1:s64 b=@+$pc_sdt_OFF_pc_bss:s64 gx=@+$pc_sdt_OFF_pc_global:x64"
 trace_on
 $S glob abcde > /tmp/out
 trace_off
-check_eq "@+FILEOFF values" "g=1234605616436508552 b=-5 gx=0x1122334455667788" "$(trace_hits pcfix:glob)"
+tcheck_eq "@+FILEOFF values" "g=1234605616436508552 b=-5 gx=0x1122334455667788" "$(trace_hits pcfix:glob)"
 check_eq "program saw the same" "glob a1=1234605616436508552 a2=-5" "$(cat /tmp/out)"
 
-check "add str with a string arg" kctl "add p:pcfix/str $B $S:$pc_sdt_SDT_str($pc_sdt_SEM_str) s=+0($pc_sdt_SDTPLACE_str_1):string c=+1($pc_sdt_SDTPLACE_str_1):u8"
+check "add str with a string arg" karm "add p:pcfix/str $B $S:$pc_sdt_SDT_str($pc_sdt_SEM_str) s=+0($pc_sdt_SDTPLACE_str_1):string c=+1($pc_sdt_SDTPLACE_str_1):u8"
 trace_on
 $S str hello-probes > /dev/null
 trace_off
-check_eq "string arg" 's="hello-probes" c=101' "$(trace_hits pcfix:str)"
+tcheck_eq "string arg" 's="hello-probes" c=101' "$(trace_hits pcfix:str)"
 
-check "add SIB-addressed arg" kctl "add p:pcfix/index $B $S:$pc_sdt_OFF_pc_index v=+0(%di,%si,4):s32 i=%si:u8 vx=+0(%di,%si,4):x16"
+check "add SIB-addressed arg" karm "add p:pcfix/index $B $S:$pc_sdt_OFF_pc_index v=+0(%di,%si,4):s32 i=%si:u8 vx=+0(%di,%si,4):x16"
 trace_on
 $S index 3 > /tmp/out
 trace_off
-check_eq "SIB value" "v=-40 i=3 vx=0xffd8" "$(trace_hits pcfix:index)"
+tcheck_eq "SIB value" "v=-40 i=3 vx=0xffd8" "$(trace_hits pcfix:index)"
 check_eq "program printed" "index v=-40" "$(cat /tmp/out)"
 check "SIB probe hit counted once" test "$(kget pcfix:index hits)" = 1
 
@@ -69,7 +67,7 @@ wait_for 10 lines_ge /tmp/sem.out 1
 kctl "del pcfix:tick"
 echo >&3
 wait_for 10 lines_ge /tmp/sem.out 2
-kctl "add p:pcfix/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick)"
+karm "add p:pcfix/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick)"
 echo >&3
 exec 3>&-
 wait $watch
@@ -88,8 +86,8 @@ target=$!
 exec 4> /tmp/pidfifo
 echo >&4
 wait_for 10 lines_ge /tmp/pid.out 1
-check "add with pid=target" kctl "add p:pcfix/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick) pid=$target"
-check "add counting probe for every process" kctl "add p:pcfix/all $B $S:$pc_sdt_OFF_pc_add"
+check "add with pid=target" karm "add p:pcfix/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick) pid=$target"
+check "add counting probe for every process" karm "add p:pcfix/all $B $S:$pc_sdt_OFF_pc_add"
 check_eq "pid file" "$target" "$(kget pcfix:tick pid)"
 echo >&4
 exec 4>&-

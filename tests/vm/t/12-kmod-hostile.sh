@@ -41,7 +41,7 @@ mk noteshort $((nb + 4)) '\004\000\000\000'
 mk propbad $((pc_sdt_NOTE_gnu_property)) '\377\377\000\000'
 
 check "insmod" pc_load
-check "baseline probe" kctl "add p:base/one $B $S:$OFF"
+check "baseline probe" karm "add p:base/one $B $S:$OFF"
 
 n=0
 # hostile DESC EXPECT LINE [ERRNO-TEXT]: LINE must be refused with EXPECT in

@@ -31,7 +31,7 @@ check_eq "nothing armed: B runs unharmed" "$good_b" "$(/tmp/b)"
 
 # Every in-place write path is refused while armed; the content stays A's.
 cp $A /tmp/rw
-check "arm on a copy of A" kctl "add p:rw/ours $BID /tmp/rw:$P"
+check "arm on a copy of A" karm "add p:rw/ours $BID /tmp/rw:$P"
 check_eq "A runs correctly while probed" "$good_a" "$(/tmp/rw)"
 check_eq "and the probe hit once" "1" "$(kget rw:ours hits)"
 check "rewrite with no pause after arming: ETXTBSY" sh -c "! cat $BB 2>/dev/null > /tmp/rw"
@@ -64,7 +64,7 @@ wait_for 5 grep -q mapped /tmp/mw.out
 check "MAP_SHARED writer: arming refused" sh -c "! printf 'add p:rw/w $BID /tmp/wr:$P\n' > $PC_SYSFS/control"
 kill $mw
 wait $mw 2> /dev/null
-check "writer gone: armed" kctl "add p:rw/w $BID /tmp/wr:$P"
+check "writer gone: armed" karm "add p:rw/w $BID /tmp/wr:$P"
 check_eq "nothing was written meanwhile" "$good_a 1" "$(/tmp/wr) $(kget rw:w hits)"
 
 # Timestamps that move without a write (touch) cannot be told from a write
@@ -93,7 +93,7 @@ echo '-:pcrw/theirs' >> $TR/uprobe_events
 # A link count change (hard link, rename-over of another name) moves ctime;
 # it becomes the new baseline, and a later ctime change still counts.
 cp $A /tmp/lk
-check "arm /tmp/lk" kctl "add p:lk/a $BID /tmp/lk:$P"
+check "arm /tmp/lk" karm "add p:lk/a $BID /tmp/lk:$P"
 sleep 1
 ln /tmp/lk /tmp/lk2
 check_eq "after a hard link: still armed, counted" "$good_a 1 armed" \
@@ -108,7 +108,7 @@ check "del" kctl "del lk:a"
 # Rename-replace: the old inode stays probed, the new file is not.
 cp $A /tmp/app
 ln /tmp/app /tmp/app.old
-check "arm /tmp/app" kctl "add p:rn/app $BID /tmp/app:$P"
+check "arm /tmp/app" karm "add p:rn/app $BID /tmp/app:$P"
 cp $BB /tmp/app.new
 mv /tmp/app.new /tmp/app
 check "upgrade replaced the inode" test "$(stat -c %i /tmp/app)" != "$(stat -c %i /tmp/app.old)"

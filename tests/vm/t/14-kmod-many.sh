@@ -9,8 +9,14 @@ N=${PC_MANY:?PC_MANY comes from /pc/env}
 check "insmod" pc_load
 awk -v n=$N -v b=$pc_many_BUILD_ID -v p=$PCF/pc_many -v s=$((pc_many_OFF_pc_sled_start)) \
 	'BEGIN { for (i = 0; i < n; i++) printf "add p:many/p%d %s %s:0x%x\n", i, b, p, s + i }' > /tmp/batch
+sed 's/^add p:\([^/]*\)\/\([^ ]*\) .*/count \1:\2/' /tmp/batch > /tmp/count
 check_eq "batch is $N lines" "$N" "$(wc -l < /tmp/batch)"
-check "$N probes armed in one write()" $PCF/pc_write $PC_SYSFS/control < /tmp/batch
+t0=$(date +%s)
+check "$N probes defined in one write()" $PCF/pc_write $PC_SYSFS/control < /tmp/batch
+diag "defined $N in $(($(date +%s) - t0)) s"
+check_eq "$N trace events" "$N" "$(ls $TR/events/many 2>/dev/null | grep -c '^p[0-9]')"
+check_eq "none armed yet" "0" "$(cat $PC_SYSFS/nr_armed)"
+check "$N counters started in one write()" $PCF/pc_write $PC_SYSFS/control < /tmp/count
 check_eq "nr_probes $N" "$N" "$(cat $PC_SYSFS/nr_probes)"
 check_eq "$N listed" "$N" "$(ls $PCP | wc -l)"
 check_eq "all armed" "$N" "$(cat $PCP/*/state | grep -c '^armed$')"

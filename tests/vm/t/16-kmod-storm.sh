@@ -1,6 +1,7 @@
 #!/bin/sh
 # probecache.ko: rmmod while four threads hit an entry and a return probe
-# with the tracepoint on; the program must finish with every result right.
+# (ftrace on them first: then rmmod is refused); the program must finish
+# with every result right.
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
 kenv pc_storm
@@ -9,11 +10,14 @@ check "insmod" pc_load
 $PCF/pc_storm 4 10 > /tmp/storm.out &
 storm=$!
 sleep 1
-check "arm storm entry probe" kctl "add p:storm/fn $pc_storm_BUILD_ID $PCF/pc_storm:$pc_storm_OFF_pc_storm_fn x=%di:s64 y=%si:s64"
-check "arm storm return probe" kctl "add r:storm/ret $pc_storm_BUILD_ID $PCF/pc_storm:$pc_storm_OFF_pc_storm_fn rv=\$retval:s64"
+check "arm storm entry probe" karm "add p:storm/fn $pc_storm_BUILD_ID $PCF/pc_storm:$pc_storm_OFF_pc_storm_fn x=%di:s64 y=%si:s64"
+check "arm storm return probe" karm "add r:storm/ret $pc_storm_BUILD_ID $PCF/pc_storm:$pc_storm_OFF_pc_storm_fn rv=\$retval:s64"
 trace_on
 sleep 2
 check "storm is hitting" test "$(kget storm:fn hits)" -gt 100
+tcheck "traced by ftrace" grep -q ' fn: (0x' $TR/trace
+tcheck "rmmod refused while ftrace has its events enabled" sh -c "! rmmod probecache 2> /dev/null"
+trace_off
 check "rmmod under the hit storm" rmmod probecache
 check "module gone" test ! -d $PC_SYSFS
 wait $storm

@@ -42,7 +42,7 @@ refused_fast "debugfs" "$dbgf" "debugfs files cannot be read"
 refused_fast "a FIFO" /tmp/hfifo "is special, not a regular file"
 mkdir -p /tmp/nx && mount -t tmpfs -o noexec none /tmp/nx && cp $S /tmp/nx/s
 refused_fast "a noexec mount" /tmp/nx/s "noexec or pseudo filesystem (tmpfs)"
-check "module still usable" kctl "add p:hang/ok $B $S:$OFF" "del hang:ok"
+check "module still usable" kctl "add p:hang/ok $B $S:$OFF" "count hang:ok" "del hang:ok"
 
 # Privilege: uid 0 with every capability dropped.
 line="add p:cap/e $B $S:$OFF"
@@ -83,7 +83,7 @@ $H forkret 1000 < /tmp/hfifo_in > /tmp/fr.out 2>&1 &
 fr=$!
 exec 7> /tmp/hfifo_in
 wait_for 5 grep -q ready /tmp/fr.out
-check "r: probe with pid=" kctl "add r:fr/fn $HB $H:$FN pid=$fr"
+check "r: probe with pid=" karm "add r:fr/fn $HB $H:$FN pid=$fr"
 echo armed >&7
 exec 7>&-
 wait $fr
@@ -96,11 +96,11 @@ check "del" kctl "del fr:fn"
 # Faulting fetches: a string in a page the process never touched (no page
 # table entry) is read, not reported as a fault.
 printf 'string from a cold page\000' > /tmp/cold
-check "probe with a string arg" kctl "add p:cold/s $HB $H:$pc_harden_OFF_pc_harden_str s=+0(%di):string"
+check "probe with a string arg" karm "add p:cold/s $HB $H:$pc_harden_OFF_pc_harden_str s=+0(%di):string"
 trace_on
 check_eq "fixture ran" "called" "$($H coldstr /tmp/cold)"
 trace_off
-check_eq "the string was fetched" 's="string from a cold page"' "$(trace_hits cold:s)"
+tcheck_eq "the string was fetched" 's="string from a cold page"' "$(trace_hits cold:s)"
 check "del" kctl "del cold:s"
 
 # Lost stale: the file changes between verification and registration, and
@@ -110,7 +110,7 @@ $H map x /tmp/hs 30 > /tmp/map.out &
 mp=$!
 wait_for 5 grep -q mapped /tmp/map.out
 echo 1000 > /sys/module/probecache/parameters/test_arm_delay_ms
-kctl "add p:ls/fn $HB /tmp/hs:$FN" &
+karm "add p:ls/fn $HB /tmp/hs:$FN" &
 ap=$!
 sleep 0.5
 touch /tmp/hs
