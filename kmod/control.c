@@ -122,8 +122,20 @@ static unsigned int pc_field_col(const char *line, size_t len,
 	return s + 1;
 }
 
-static int pc_apply_line(const char *line, size_t len,
-			 struct pc_command *cmd, struct pc_err *err)
+/* Verify an add line's record and queue it on @batch. */
+static int pc_apply_add(const struct pc_record *rec, struct list_head *batch,
+			struct pc_err *err)
+{
+	struct pc_probe *p = pc_probe_prepare(rec, err);
+
+	if (IS_ERR(p))
+		return PTR_ERR(p);
+	list_add_tail(&p->op_node, batch);
+	return 0;
+}
+
+static int pc_apply_line(const char *line, size_t len, struct pc_command *cmd,
+			 struct list_head *batch, struct pc_err *err)
 {
 	struct pc_parse_error perr;
 	int ret;
@@ -136,7 +148,7 @@ static int pc_apply_line(const char *line, size_t len,
 	}
 	switch (cmd->cmd) {
 	case PC_CMD_ADD:
-		ret = pc_probe_add(&cmd->rec, err);
+		ret = pc_apply_add(&cmd->rec, batch, err);
 		break;
 	case PC_CMD_DEL:
 		ret = pc_probe_del(cmd->group, cmd->event, err);
@@ -199,7 +211,8 @@ static int pc_ctl_hold(struct pc_writer *w, const char *buf, size_t len,
  * part is left as it was, so a rejected line is retried with the same bytes.
  */
 static int pc_ctl_line(struct pc_writer *w, const char *buf, size_t len,
-		       struct pc_command *cmd, struct pc_err *err)
+		       struct pc_command *cmd, struct list_head *batch,
+		       struct pc_err *err)
 {
 	const char *line = buf;
 	int ret = pc_ctl_too_long(w, len, err);
@@ -211,7 +224,66 @@ static int pc_ctl_line(struct pc_writer *w, const char *buf, size_t len,
 		line = w->pend;
 		len += w->plen;
 	}
-	return len ? pc_apply_line(line, len, cmd, err) : 0;
+	return len ? pc_apply_line(line, len, cmd, batch, err) : 0;
+}
+
+/* An add line wholly inside this write(): it can wait for the flush. */
+static bool pc_ctl_batchable(const struct pc_writer *w, const char *s,
+			     size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && s[i] == ' ')
+		i++;
+	return !w->plen && len - i > 4 && !memcmp(s + i, "add ", 4);
+}
+
+/*
+ * An add line that began in an earlier write() is published at once: its
+ * start cannot be rewound to. Rejected like any line, held part kept.
+ */
+static int pc_ctl_publish_now(struct pc_writer *w, size_t len,
+			      struct list_head *batch, struct pc_command *cmd,
+			      struct pc_err *err)
+{
+	struct pc_probe *p;
+	int ret;
+
+	ret = pc_probe_publish(batch, &p, err);
+	if (!ret)
+		return 0;
+	pc_probe_put_batch(batch);
+	memset(cmd, 0, sizeof(*cmd));
+	err->col = pc_field_col(w->pend, w->plen + len, cmd, err->field);
+	return ret;
+}
+
+/*
+ * Publish the add lines queued on @batch (one trace event operation for
+ * all). If one fails, it and the lines after it are not applied: rewind
+ * *@done and the line count to it, as if it had been rejected when read.
+ */
+static int pc_ctl_flush(struct pc_writer *w, const char *buf,
+			struct list_head *batch, struct pc_command *cmd,
+			size_t *done)
+{
+	struct pc_err err = {};
+	struct pc_probe *p;
+	int ret;
+
+	if (list_empty(batch))
+		return 0;
+	ret = pc_probe_publish(batch, &p, &err);
+	if (!ret)
+		return 0;
+	*done = p->op_start;
+	w->line = p->op_line;
+	w->plen = 0;
+	memset(cmd, 0, sizeof(*cmd));
+	err.col = pc_field_col(buf + p->op_start, p->op_len, cmd, err.field);
+	pc_ctl_error(w, &err);
+	pc_probe_put_batch(batch);
+	return ret;
 }
 
 static void pc_writer_free(struct pc_writer *w)
@@ -295,7 +367,9 @@ static ssize_t pc_ctl_consume(struct pc_writer *w, const char *buf,
 {
 	size_t done = 0, len;
 	struct pc_err err;
+	LIST_HEAD(batch);
 	const char *nl;
+	bool batched;
 	int ret = 0;
 
 	if (off == 0 || off != w->next_off) {
@@ -306,13 +380,31 @@ static ssize_t pc_ctl_consume(struct pc_writer *w, const char *buf,
 		nl = memchr(buf + done, '\n', count - done);
 		len = nl ? nl - (buf + done) : count - done;
 		memset(&err, 0, sizeof(err));
+		batched = nl && pc_ctl_batchable(w, buf + done, len);
+		/* Other commands see the definitions before them applied. */
+		if (nl && !batched) {
+			ret = pc_ctl_flush(w, buf, &batch, cmd, &done);
+			if (ret)
+				goto out;
+		}
 		if (nl)
-			ret = pc_ctl_line(w, buf + done, len, cmd, &err);
+			ret = pc_ctl_line(w, buf + done, len, cmd, &batch, &err);
 		else
 			ret = pc_ctl_hold(w, buf + done, len, &err);
+		if (!ret && nl && !batched && !list_empty(&batch))
+			ret = pc_ctl_publish_now(w, len, &batch, cmd, &err);
 		if (ret) {
 			pc_ctl_error(w, &err);
 			break;
+		}
+		if (batched) {
+			struct pc_probe *p = list_last_entry(&batch,
+							     struct pc_probe,
+							     op_node);
+
+			p->op_line = w->line;
+			p->op_start = done;
+			p->op_len = len;
 		}
 		if (!nl) {
 			done += len;
@@ -322,6 +414,9 @@ static ssize_t pc_ctl_consume(struct pc_writer *w, const char *buf,
 		done += len + 1;
 		w->line++;
 	}
+	/* A failure publishing an earlier line is the one reported. */
+	ret = pc_ctl_flush(w, buf, &batch, cmd, &done) ?: ret;
+out:
 	w->next_off = off + done;
 	return done ? done : ret;
 }

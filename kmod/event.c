@@ -350,9 +350,8 @@ enum { PC_OP_IDLE, PC_OP_PENDING, PC_OP_RUNNING, PC_OP_DONE };
 
 static struct pc_ctl_op {
 	atomic_t state;
-	struct pc_probe *add;		/* add this probe's event, or */
-	struct list_head *remove;	/* remove these (op_node, op_ret) */
-	int ret;
+	bool add;			/* add or remove the events of */
+	struct list_head *batch;	/* these (op_node, op_ret) */
 } pc_ctl_op;
 
 static DEFINE_MUTEX(pc_ctl_lock);
@@ -361,14 +360,19 @@ static void pc_ctl_run(void)
 {
 	struct pc_ctl_op *op = &pc_ctl_op;
 	struct pc_probe *p;
+	int ret;
 
 	if (atomic_cmpxchg(&op->state, PC_OP_PENDING, PC_OP_RUNNING) !=
 	    PC_OP_PENDING)
 		return;
 	if (op->add) {
-		op->ret = pc_event_add_locked(op->add);
+		/* In order, and none after a failure: lines apply in order. */
+		ret = 0;
+		list_for_each_entry(p, op->batch, op_node)
+			p->op_ret = ret = ret ? -ECANCELED :
+					  pc_event_add_locked(p);
 	} else {
-		list_for_each_entry(p, op->remove, op_node)
+		list_for_each_entry(p, op->batch, op_node)
 			p->op_ret = pc_event_remove_locked(p);
 	}
 	atomic_set_release(&op->state, PC_OP_DONE);
@@ -463,15 +467,16 @@ static void pc_hold(void)
 	mod_delayed_work(system_wq, &pc_hold_work, HZ / 5);
 }
 
-/* Run the operation set up in pc_ctl_op under event_mutex. */
-static int pc_ctl_submit(void)
+/* Run @add or remove of @batch's events under event_mutex. */
+static int pc_event_op(bool add, struct list_head *batch)
 {
 	struct pc_ctl_op *op = &pc_ctl_op;
-	int set;
+	int set, ret = 0;
 
-	lockdep_assert_held(&pc_ctl_lock);
+	mutex_lock(&pc_ctl_lock);
+	op->add = add;
+	op->batch = batch;
 	pc_hold();
-	op->ret = 0;
 	atomic_set_release(&op->state, PC_OP_PENDING);
 	/*
 	 * Enabling runs it, or disabling does if a user had enabled ctl;
@@ -480,49 +485,41 @@ static int pc_ctl_submit(void)
 	for (set = 1; set >= 0; set--)
 		trace_set_clr_event("probecache", "probecache_ctl", set);
 	if (atomic_cmpxchg(&op->state, PC_OP_PENDING, PC_OP_IDLE) ==
-	    PC_OP_PENDING)
-		return -EBUSY;	/* ctl is held enabled by a trigger */
+	    PC_OP_PENDING) {
+		ret = -EBUSY;	/* ctl is held enabled by a trigger */
+		goto out;
+	}
 	while (atomic_read_acquire(&op->state) != PC_OP_DONE)
 		cond_resched();
 	atomic_set(&op->state, PC_OP_IDLE);
-	return op->ret;
+out:
+	mutex_unlock(&pc_ctl_lock);
+	return ret;
 }
 
-int pc_event_register(struct pc_probe *p, struct pc_err *err)
+/* The core does not refuse a second GROUP/EVENT; we must. */
+int pc_event_check_name(struct pc_probe *p, struct pc_err *err)
 {
 	struct trace_event_file *file;
-	int ret;
 
-	/* The core does not refuse a second GROUP/EVENT; we must. */
 	file = trace_get_event_file(NULL, p->group, p->event);
-	if (!IS_ERR(file)) {
-		trace_put_event_file(file);
-		return pc_err_set(err, -EEXIST, "event",
-				  "trace event %s/%s already exists (uprobe_events, kprobe_events or a module)",
-				  p->group, p->event);
-	}
-	mutex_lock(&pc_ctl_lock);
-	pc_ctl_op.add = p;
-	pc_ctl_op.remove = NULL;
-	ret = pc_ctl_submit();
-	mutex_unlock(&pc_ctl_lock);
-	if (ret)
-		return pc_err_set(err, ret, "event",
-				  "cannot create trace event %s/%s: error %d",
-				  p->group, p->event, ret);
-	return 0;
+	if (IS_ERR(file))
+		return 0;
+	trace_put_event_file(file);
+	return pc_err_set(err, -EEXIST, "event",
+			  "trace event %s/%s already exists (uprobe_events, kprobe_events or a module)",
+			  p->group, p->event);
+}
+
+/* Add the events of @batch in order; op_ret says which failed. */
+int pc_event_register(struct list_head *batch)
+{
+	return pc_event_op(true, batch);
 }
 
 int pc_event_unregister(struct list_head *batch)
 {
-	int ret;
-
-	mutex_lock(&pc_ctl_lock);
-	pc_ctl_op.add = NULL;
-	pc_ctl_op.remove = batch;
-	ret = pc_ctl_submit();
-	mutex_unlock(&pc_ctl_lock);
-	return ret;
+	return pc_event_op(false, batch);
 }
 
 static void pc_emit_ftrace(struct pc_event *ev, const u8 *rec,

@@ -104,6 +104,8 @@ struct pc_probe {
 	struct list_head node;		/* pc_probe_list, under pc_lock */
 	struct list_head op_node;	/* batch of an event.c operation */
 	int op_ret;
+	unsigned int op_line;		/* control.c: where its line is */
+	size_t op_start, op_len;
 	struct uprobe_consumer uc;
 	struct pc_uprobe up;
 	struct work_struct stale_work;
@@ -170,7 +172,11 @@ const char *pc_ident_changed(struct pc_ident *id, struct inode *inode);
 
 /* probe.c: the table; add, del, clear and count take pc_lock themselves */
 extern unsigned int pc_nr_probes;
-int pc_probe_add(const struct pc_record *rec, struct pc_err *err);
+struct pc_probe *pc_probe_prepare(const struct pc_record *rec,
+				  struct pc_err *err);
+int pc_probe_publish(struct list_head *batch, struct pc_probe **failed,
+		     struct pc_err *err);
+void pc_probe_put_batch(struct list_head *batch);
 int pc_probe_del(const char *group, const char *event, struct pc_err *err);
 int pc_probe_clear(struct pc_err *err);
 int pc_probe_count(const char *group, const char *event, bool on,
@@ -205,7 +211,8 @@ unsigned int pc_fetch_record(const struct pc_probe *p, struct pt_regs *regs,
 #ifdef PC_HAVE_EVENT_CALL
 int pc_event_create(struct pc_probe *p);
 void pc_event_free(struct pc_probe *p);
-int pc_event_register(struct pc_probe *p, struct pc_err *err);
+int pc_event_check_name(struct pc_probe *p, struct pc_err *err);
+int pc_event_register(struct list_head *batch);
 int pc_event_unregister(struct list_head *batch);
 void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,
 		  unsigned long func, unsigned long ip);
@@ -214,7 +221,7 @@ void pc_event_exit(void);
 #else
 static inline int pc_event_create(struct pc_probe *p) { return 0; }
 static inline void pc_event_free(struct pc_probe *p) { }
-static inline int pc_event_register(struct pc_probe *p, struct pc_err *err)
+static inline int pc_event_check_name(struct pc_probe *p, struct pc_err *err)
 {
 	return 0;
 }
@@ -226,6 +233,11 @@ static inline int pc_event_unregister(struct list_head *batch)
 	list_for_each_entry(p, batch, op_node)
 		p->op_ret = 0;
 	return 0;
+}
+
+static inline int pc_event_register(struct list_head *batch)
+{
+	return pc_event_unregister(batch);
 }
 
 static inline void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,

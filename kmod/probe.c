@@ -276,51 +276,109 @@ static void pc_probe_unlink(struct pc_probe *p)
 	mutex_unlock(&pc_lock);
 }
 
-/* Listed and with its trace event, or neither. */
-static int pc_probe_publish(struct pc_probe *p, struct pc_err *err)
-{
-	int ret;
-
-	mutex_lock(&pc_define_lock);
-	ret = pc_probe_insert(p, err);
-	if (!ret) {
-		ret = pc_event_register(p, err);
-		if (ret)
-			pc_probe_unlink(p);
-	}
-	mutex_unlock(&pc_define_lock);
-	return ret;
-}
-
-int pc_probe_add(const struct pc_record *rec, struct pc_err *err)
+/*
+ * A verified probe, not yet listed: control.c collects the definitions of
+ * a write() and publishes them with one trace event operation.
+ */
+struct pc_probe *pc_probe_prepare(const struct pc_record *rec,
+				  struct pc_err *err)
 {
 	struct pc_probe *p;
 	int ret;
 
 	p = pc_probe_alloc(rec);
-	if (!p)
-		return pc_err_set(err, -ENOMEM, "event", "out of memory");
+	if (!p) {
+		pc_err_set(err, -ENOMEM, "event", "out of memory");
+		return ERR_PTR(-ENOMEM);
+	}
 	mutex_lock(&pc_lock);
 	ret = pc_probe_check_room(p, err);
 	mutex_unlock(&pc_lock);
-	if (ret)
-		goto err_put;
-	if (rec->pid) {
+	if (!ret)
+		ret = pc_event_check_name(p, err);
+	if (!ret && rec->pid)
 		ret = pc_probe_set_pid(p, rec->pid, err);
-		if (ret)
-			goto err_put;
+	if (!ret)
+		ret = pc_probe_verify(p, rec, err);
+	if (ret) {
+		kobject_put(&p->kobj);
+		return ERR_PTR(ret);
 	}
-	ret = pc_probe_verify(p, rec, err);
-	if (ret)
-		goto err_put;
 	atomic_set(&p->state, PC_STATE_DEFINED);
-	ret = pc_probe_publish(p, err);
-	if (ret)
-		goto err_put;
-	return 0;
+	return p;
+}
 
-err_put:
-	kobject_put(&p->kobj);
+/* Drop @batch's probes that were not published. */
+void pc_probe_put_batch(struct list_head *batch)
+{
+	struct pc_probe *p, *tmp;
+
+	list_for_each_entry_safe(p, tmp, batch, op_node) {
+		list_del(&p->op_node);
+		kobject_put(&p->kobj);
+	}
+}
+
+/* The first probe of @list whose event was not created, with @err. */
+static struct pc_probe *pc_probe_event_failed(struct list_head *list, int ret,
+					      struct pc_err *err, int *errp)
+{
+	struct pc_probe *p;
+
+	list_for_each_entry(p, list, op_node) {
+		if (!ret && !p->op_ret)
+			continue;
+		*errp = ret ?: p->op_ret;
+		pc_err_set(err, *errp, "event",
+			   "cannot create trace event %s/%s: error %d",
+			   p->group, p->event, *errp);
+		return p;
+	}
+	return NULL;
+}
+
+/*
+ * List @batch's probes in order, with their trace events, stopping at the
+ * first that fails: that one and the rest stay unlisted, on @batch (for
+ * pc_probe_put_batch()), it is *@failed and its error is returned, with
+ * @err filled. 0 when all were published; the table holds them then.
+ */
+int pc_probe_publish(struct list_head *batch, struct pc_probe **failed,
+		     struct pc_err *err)
+{
+	struct pc_probe *p, *tmp, *evfail;
+	LIST_HEAD(listed);
+	LIST_HEAD(ok);
+	int ret = 0;
+
+	*failed = NULL;
+	mutex_lock(&pc_define_lock);
+	list_for_each_entry(p, batch, op_node) {
+		ret = pc_probe_insert(p, err);
+		if (ret) {
+			*failed = p;
+			break;
+		}
+	}
+	if (*failed)
+		list_cut_before(&listed, batch, &(*failed)->op_node);
+	else
+		list_splice_init(batch, &listed);
+	evfail = pc_probe_event_failed(&listed, pc_event_register(&listed),
+				       err, &ret);
+	if (evfail) {
+		/* An earlier line than an insert failure: it is the one. */
+		*failed = evfail;
+		list_cut_before(&ok, &listed, &evfail->op_node);
+		list_for_each_entry(p, &listed, op_node)
+			pc_probe_unlink(p);
+		list_splice(&listed, batch);
+	} else {
+		list_splice(&listed, &ok);
+	}
+	mutex_unlock(&pc_define_lock);
+	list_for_each_entry_safe(p, tmp, &ok, op_node)
+		list_del(&p->op_node);
 	return ret;
 }
 
