@@ -30,6 +30,7 @@
 struct add_opts {
 	const char *bin;
 	bool define, arm, force;
+	bool no_define;		/* --no-define: cache only, even with the module loaded */
 	char *desc;
 };
 
@@ -240,12 +241,11 @@ static void report_added(const struct pc_dw_result *r)
 	printf("debuginfo %s (%s)\n", r->debuginfo_id, r->debuginfo_path);
 }
 
-static int arm_added(const struct pc_dw_result *r)
+/* With the module loaded: define what was just stored (--arm: and count it). */
+static int arm_added(const struct pc_dw_result *r, bool count)
 {
 	char ev[160];
 	char **pats = calloc(r->nlocs, sizeof(*pats));
-	struct pc_arm_opts o = { 0 };
-	struct pc_arm_result res = { 0 };
 	int ret = pats ? 0 : -ENOMEM;
 
 	for (size_t i = 0; !ret && i < r->nlocs; i++) {
@@ -255,8 +255,10 @@ static int arm_added(const struct pc_dw_result *r)
 			ret = -ENOMEM;
 		}
 	}
-	if (!ret)
-		ret = pc_arm(pats, r->nlocs, &o, &res);
+	if (!ret && count)
+		ret = pc_define_cached("add", pats, r->nlocs, true, false);
+	else if (!ret)
+		ret = pc_define_cached("add", pats, r->nlocs, false, false);
 	for (size_t i = 0; pats && i < r->nlocs; i++)
 		free(pats[i]);
 	free(pats);
@@ -265,7 +267,7 @@ static int arm_added(const struct pc_dw_result *r)
 
 static int add_help(void)
 {
-	printf("usage: %s add [-x BIN] [-D] [-f] [--arm] [--from FILE] '[[GROUP:]EVENT=]PROBE-POINT [ARG...]'...\n\n"
+	printf("usage: %s add [-x BIN] [-D] [-f] [--arm] [--no-define] [--from FILE] '[[GROUP:]EVENT=]PROBE-POINT [ARG...]'...\n\n"
 	       "Resolve probe points of BIN with its debuginfo (the binary itself,\n"
 	       ".gnu_debuglink, /usr/lib/debug/.build-id, debuginfod if DEBUGINFOD_URLS\n"
 	       "is set) and cache them by name under BIN's build-id. Each argument is\n"
@@ -280,7 +282,10 @@ static int add_help(void)
 	       "  -f, --force         leave out arguments that cannot be fetched at a\n"
 	       "                      location instead of failing, and do not prove that\n"
 	       "                      FUNC+OFFS is an instruction boundary (disassembled)\n"
-	       "      --arm           arm the new probes right away\n\n"
+	       "      --arm           also count the new probes' hits in the module, which\n"
+	       "                      arms them (loads nothing: the module must be loaded)\n"
+	       "      --no-define     only cache; without it, when probecache.ko is loaded\n"
+	       "                      the new probes are defined there as trace events\n\n"
 	       "A definition that fails is reported as FILE:LINE (or argument N) and\n"
 	       "the others are still resolved and stored.\n"
 	       "Exit: 0 ok, 1 not resolved or not cached, 2 usage.\n"
@@ -363,6 +368,7 @@ static int parse_add_opts(int argc, char **argv, struct add_opts *o, struct add_
 		{ "definition", no_argument, NULL, 'D' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "arm", no_argument, NULL, 'A' },
+		{ "no-define", no_argument, NULL, 'N' },
 		{ "from", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -383,6 +389,9 @@ static int parse_add_opts(int argc, char **argv, struct add_opts *o, struct add_
 			break;
 		case 'A':
 			o->arm = true;
+			break;
+		case 'N':
+			o->no_define = true;
 			break;
 		case 'F':
 			if (from) {
@@ -407,6 +416,10 @@ static int parse_add_opts(int argc, char **argv, struct add_opts *o, struct add_
 	}
 	if (o->define && o->arm) {
 		pc_err("add: --definition stores nothing, so there is nothing to --arm");
+		return pc_usage("add");
+	}
+	if (o->no_define && o->arm) {
+		pc_err("add: --arm defines the probes, --no-define must not");
 		return pc_usage("add");
 	}
 	for (int i = optind; i < argc; i++) {
@@ -486,10 +499,10 @@ static int finish(const struct add_opts *o, struct add_batch *bt)
 		else
 			report_added(d->r);
 	}
-	/* every stored probe is said above, even if arming one fails below */
-	for (size_t i = 0; !ret && o->arm && i < bt->n; i++)
+	/* every stored probe is said above, even if defining one fails below */
+	for (size_t i = 0; !ret && !o->define && !o->no_define && i < bt->n; i++)
 		if (!bt->defs[i].ret)
-			ret = arm_added(bt->defs[i].r);
+			ret = arm_added(bt->defs[i].r, o->arm);
 	return ret;
 }
 

@@ -31,6 +31,7 @@
 #include "arm.h"
 #include "armed.h"
 #include "cache_select.h"
+#include "kload.h"
 #include "pattern.h"
 #include "pc.h"
 
@@ -44,6 +45,9 @@ struct arm_item {
 	char *line;				/* "add RECORD" or "del GROUP:EVENT" */
 	int err;				/* 0 or -errno from the module */
 	char why[256];
+	bool fresh;				/* this call defined it */
+	bool counted;				/* it was counting before this call */
+	long pid;				/* what the probe is restricted to */
 };
 
 struct arm_plan {
@@ -170,17 +174,15 @@ static size_t send_batch(int fd, struct arm_item *items, size_t first, size_t la
 	return bad + 1;
 }
 
-/* Pushes every item's line; per-item outcome in ->err / ->why. */
-static int push_items(struct arm_item *items, size_t n)
+/*
+ * Pushes every item's line through the open control @fd (one open per
+ * command: its add and count batches go down the same file); per-item
+ * outcome in ->err / ->why.
+ */
+static void push_items(int fd, struct arm_item *items, size_t n)
 {
 	size_t i = 0, j, len;
-	int fd;
 
-	if (!n)
-		return 0;
-	fd = open_control();
-	if (fd < 0)
-		return fd;
 	while (i < n) {
 		for (j = i, len = 0; j < n; j++) {
 			size_t l = strlen(items[j].line) + 1;
@@ -191,8 +193,6 @@ static int push_items(struct arm_item *items, size_t n)
 		}
 		i = send_batch(fd, items, i, j);
 	}
-	close(fd);
-	return 0;
 }
 
 /* ---- choosing what to arm ---- */
@@ -413,8 +413,19 @@ static const char *reason(const char *why)
 	return p + 2;
 }
 
-/* EEXIST: the same probe armed before, or another probe holding the name? */
-static bool same_probe_armed(const struct arm_item *it)
+/* The module's probes/GROUP:EVENT/@file as a number; -1 if unreadable. */
+static long probe_long(const char *name, const char *file)
+{
+	char rel[PATH_MAX], buf[64];
+
+	snprintf(rel, sizeof(rel), "probes/%s/%s", name, file);
+	if (pc_sysfs_read(rel, buf, sizeof(buf)))
+		return -1;
+	return strtol(buf, NULL, 0);
+}
+
+/* EEXIST: the same probe defined before, or another probe holding the name? */
+static bool same_probe_defined(const struct arm_item *it)
 {
 	char rel[PATH_MAX], bid[2 * PROBECACHE_BUILD_ID_MAX + 1], off[32];
 
@@ -429,26 +440,138 @@ static bool same_probe_armed(const struct arm_item *it)
 	return !strcmp(bid, it->b->build_id) && strtoull(off, NULL, 0) == it->e->offset;
 }
 
-static void report_item(struct arm_item *it, const struct pc_arm_opts *opts,
+/*
+ * After "add": 0 if the probe is defined as this record asks (now or
+ * before), else the error to report. A definition for another pid is not
+ * ours to change: counting it would count other processes' hits.
+ */
+static int define_outcome(struct arm_item *it)
+{
+	long pid;
+
+	if (!it->err) {
+		it->fresh = true;
+		return 0;
+	}
+	if (it->err != -EEXIST || !same_probe_defined(it))
+		return it->err;
+	pid = probe_long(it->name, "pid");
+	if (pid > 0 && pid != it->pid)
+		snprintf(it->why, sizeof(it->why), "already defined for pid %ld; disarm it first", pid);
+	else if (pid <= 0 && it->pid)
+		snprintf(it->why, sizeof(it->why), "already defined for every process; disarm it "
+			 "first to count for pid %ld only", it->pid);
+	else
+		return it->err = 0;
+	return it->err = -EEXIST;
+}
+
+/*
+ * "count GROUP:EVENT" for every defined item not counting yet. The module
+ * re-checks the file (ESTALE if it changed since add) and arms the probe.
+ */
+static int count_items(int fd, struct arm_item *items, size_t n)
+{
+	struct arm_item *cnt = calloc(n ? n : 1, sizeof(*cnt));
+	size_t *idx = calloc(n ? n : 1, sizeof(*idx)), m = 0;
+	int ret = cnt && idx ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !ret && i < n; i++) {
+		if (items[i].err)
+			continue;
+		items[i].counted = probe_long(items[i].name, "counting") == 1;
+		if (items[i].counted)
+			continue;
+		cnt[m] = items[i];
+		if (asprintf(&cnt[m].line, "count %s", items[i].name) < 0) {
+			ret = -ENOMEM;
+			break;
+		}
+		idx[m++] = i;
+	}
+	if (!ret)
+		push_items(fd, cnt, m);
+	for (size_t k = 0; k < m; k++) {
+		struct arm_item *it = &items[idx[k]];
+
+		/* a concurrent count got there first */
+		if (cnt[k].err == -EALREADY || cnt[k].err == -EEXIST)
+			it->counted = true;
+		else if (cnt[k].err)
+			snprintf(it->why, sizeof(it->why), "count: %s", reason(cnt[k].why));
+		if (!it->counted)
+			it->err = cnt[k].err;
+		free(cnt[k].line);
+	}
+	free(cnt);
+	free(idx);
+	return ret;
+}
+
+static void report_fail(const struct arm_item *it, struct pc_arm_result *res)
+{
+	res->failed++;
+	if (it->line && !strncmp(it->why, "invalid record", 14))
+		pc_err("%s (%s): %s", it->name, it->path, it->why);
+	else if (it->err == -ESTALE)
+		pc_err("%s (%s): the file changed since it was defined, not armed (kernel: %s); "
+		       "disarm it and scan the file again", it->name, it->path, reason(it->why));
+	else
+		pc_err("%s (%s): kernel: %s", it->name, it->path, reason(it->why));
+}
+
+static void report_item(const struct arm_item *it, const struct pc_arm_opts *opts,
 			struct pc_arm_result *res)
 {
-	if (!it->err) {
-		res->armed++;
-		if (!opts->quiet)
-			printf("armed %s (%s)\n", it->name, it->path);
-		if (opts->armed)
-			opts->armed(it->e->group, it->name + strlen(it->e->group) + 1, opts->ctx);
-	} else if (it->err == -EEXIST && same_probe_armed(it)) {
-		res->already++;
-		if (!opts->quiet)
-			printf("already armed %s (%s)\n", it->name, it->path);
-	} else {
-		res->failed++;
-		if (it->line && !strncmp(it->why, "invalid record", 14))
-			pc_err("%s (%s): %s", it->name, it->path, it->why);
-		else
-			pc_err("%s (%s): kernel: %s", it->name, it->path, reason(it->why));
+	const char *event = it->name + strlen(it->e->group) + 1;
+	bool again = opts->count ? it->counted : !it->fresh;
+	unsigned int what = (it->fresh ? PC_DID_DEFINE : 0) | (opts->count && !it->counted ?
+							      PC_DID_COUNT : 0);
+
+	/* a definition made before counting failed is still ours to undo */
+	if (opts->done && (it->err ? what & PC_DID_DEFINE : what))
+		opts->done(it->e->group, event, it->err ? PC_DID_DEFINE : what, opts->ctx);
+	if (it->err) {
+		report_fail(it, res);
+		return;
 	}
+	if (again)
+		res->already++;
+	else
+		res->armed++;
+	if (!opts->quiet)
+		printf("%s%s %s (%s)\n", again ? "already " : "", opts->count ? "armed" : "defined",
+		       it->name, it->path);
+}
+
+/* The items our own parser accepted, in order, sent; outcomes copied back. */
+static int push_valid(struct arm_plan *pl, const struct pc_arm_opts *opts)
+{
+	struct arm_item *send = malloc((pl->n ? pl->n : 1) * sizeof(*send));
+	size_t nsend = 0;
+	int fd, ret = 0;
+
+	if (!send)
+		return -ENOMEM;
+	for (size_t i = 0; i < pl->n; i++)
+		if (!pl->items[i].err)
+			send[nsend++] = pl->items[i];
+	fd = nsend ? open_control() : -1;
+	if (nsend && fd < 0)
+		ret = fd;
+	if (!ret)
+		push_items(fd, send, nsend);
+	for (size_t i = 0; !ret && i < nsend; i++)
+		define_outcome(&send[i]);
+	if (!ret && opts->count)
+		ret = count_items(fd, send, nsend);
+	if (fd >= 0)
+		close(fd);
+	for (size_t i = 0, j = 0; !ret && i < pl->n; i++)
+		if (!pl->items[i].err)
+			pl->items[i] = send[j++];
+	free(send);
+	return ret;
 }
 
 int pc_arm(char *const *patterns, int npatterns, const struct pc_arm_opts *opts,
@@ -456,8 +579,6 @@ int pc_arm(char *const *patterns, int npatterns, const struct pc_arm_opts *opts,
 {
 	struct arm_plan pl = { 0 };
 	struct pc_pattern *pats;
-	struct arm_item *send = NULL;
-	size_t nsend = 0;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -467,31 +588,55 @@ int pc_arm(char *const *patterns, int npatterns, const struct pc_arm_opts *opts,
 	ret = pc_snapshot_load_matching(&pl.snap, pats, npatterns);
 	if (!ret)
 		ret = plan_select(&pl, pats, npatterns, opts->quiet);
-	for (size_t i = 0; !ret && i < pl.n; i++)
+	for (size_t i = 0; !ret && i < pl.n; i++) {
+		pl.items[i].pid = opts->pid;
 		ret = make_record(&pl, &pl.items[i], opts->pid);
+	}
 	res->matched = pl.matched;
 	res->skipped = pl.skipped;
-	if (!ret && pl.n)
-		send = malloc(pl.n * sizeof(*send));
-	if (!ret && pl.n && !send)
-		ret = -ENOMEM;
 	/* records our own parser refused are reported, never sent */
+	if (!ret && pl.n)
+		ret = push_valid(&pl, opts);
 	for (size_t i = 0; !ret && i < pl.n; i++)
-		if (!pl.items[i].err)
-			send[nsend++] = pl.items[i];
-	if (!ret)
-		ret = push_items(send, nsend);
-	for (size_t i = 0, j = 0; !ret && i < pl.n; i++) {
-		struct arm_item *it = pl.items[i].err ? &pl.items[i] : &send[j++];
-
-		report_item(it, opts, res);
-	}
-	free(send);
+		report_item(&pl.items[i], opts, res);
 	plan_free(&pl);
 	pc_patterns_free(pats, npatterns);
 	if (!ret && res->failed)
 		ret = -EIO;
 	return ret;
+}
+
+int pc_define_cached(const char *cmd, char *const *patterns, int npatterns, bool count,
+		     bool quiet)
+{
+	struct pc_arm_opts opts = { .count = count, .quiet = quiet };
+	struct pc_arm_result res;
+	char ctl[PATH_MAX];
+	int ret;
+
+	if (!npatterns)
+		return 0;
+	if (!pc_module_loaded() && count) {
+		pc_err("%s: --arm: %s/control: probecache.ko is not loaded (run '%s load')", cmd,
+		       pc_sysfs_dir(), pc_prog);
+		return -ENOENT;
+	}
+	if (!pc_module_loaded())
+		return 0;	/* only caching was asked for */
+	snprintf(ctl, sizeof(ctl), "%s/control", pc_sysfs_dir());
+	if (access(ctl, W_OK)) {
+		pc_warn("%s: cached but not defined: %s: %s (run '%s define' as root)", cmd, ctl,
+			strerror(errno), pc_prog);
+		return PC_EXIT_PARTIAL;
+	}
+	ret = pc_arm(patterns, npatterns, &opts, &res);
+	if (ret == -ENOMEM || ret == -EINVAL)
+		return ret;
+	printf("%s: %u %s in probecache.ko, %u already, %u skipped, %u failed\n", cmd,
+	       res.armed, count ? "armed" : "defined", res.already, res.skipped, res.failed);
+	if (ret && count)
+		return ret;	/* --arm was asked for and did not happen */
+	return ret || res.skipped ? PC_EXIT_PARTIAL : 0;
 }
 
 /* ---- disarm ---- */
@@ -514,8 +659,18 @@ static bool kprobe_matches(const struct pc_pattern *p, const struct pc_kprobe *k
 	return false;
 }
 
+bool pc_kprobe_selected(const struct pc_pattern *pats, int npats, const struct pc_kprobe *kp,
+			const struct pc_snapshot *snap)
+{
+	for (int j = 0; j < npats; j++)
+		if (kprobe_matches(&pats[j], kp, snap))
+			return true;
+	return false;
+}
+
+/* One "del NAME" (or "nocount NAME" with @keep) per selected probe. */
 static int disarm_plan(const struct pc_pattern *pats, int npats, const struct pc_kprobes *k,
-		       const struct pc_snapshot *snap, struct arm_item **out, size_t *n)
+		       const struct pc_snapshot *snap, bool keep, struct arm_item **out, size_t *n)
 {
 	struct arm_item *items = calloc(k->n ? k->n : 1, sizeof(*items));
 
@@ -523,18 +678,17 @@ static int disarm_plan(const struct pc_pattern *pats, int npats, const struct pc
 	if (!items)
 		return -ENOMEM;
 	for (size_t i = 0; i < k->n; i++) {
-		int j;
+		struct arm_item *it = &items[*n];
 
-		for (j = 0; j < npats; j++)
-			if (kprobe_matches(&pats[j], &k->p[i], snap))
-				break;
-		if (j == npats)
+		if (!pc_kprobe_selected(pats, npats, &k->p[i], snap))
 			continue;
-		snprintf(items[*n].name, sizeof(items[*n].name), "%s", k->p[i].name);
-		items[*n].path = k->p[i].path;
-		if (asprintf(&items[*n].line, "del %s", k->p[i].name) < 0) {
-			items[*n].line = NULL;
-			break;
+		snprintf(it->name, sizeof(it->name), "%s", k->p[i].name);
+		it->path = k->p[i].path;
+		it->counted = k->p[i].counting;
+		if (asprintf(&it->line, "%s %s", keep ? "nocount" : "del", k->p[i].name) < 0) {
+			it->line = NULL;
+			free(items);
+			return -ENOMEM;
 		}
 		(*n)++;
 	}
@@ -542,32 +696,67 @@ static int disarm_plan(const struct pc_pattern *pats, int npats, const struct pc
 	return 0;
 }
 
-/* res: armed = disarmed now, already = left armed (EBUSY) or gone meanwhile. */
-static void disarm_report(const struct arm_item *it, struct pc_arm_result *res)
+/* EBUSY: say who still holds it, that nothing changed and how to finish. */
+static void report_busy(const struct arm_item *it)
+{
+	long n = probe_long(it->name, "consumers");
+	char cons[64] = "";
+
+	if (n >= 0)
+		snprintf(cons, sizeof(cons), " (consumers %ld)", n);
+	pc_err("%s (%s): in use by perf, ftrace or a BPF program%s: not deleted, nothing "
+	       "changed; run disarm again once they have stopped", it->name, it->path, cons);
+}
+
+static void disarm_report(const struct arm_item *it, bool keep, bool quiet,
+			  struct pc_disarm_result *res)
 {
 	if (!it->err) {
-		res->armed++;
-		printf("disarmed %s (%s)\n", it->name, it->path);
+		res->done++;
+		if (!quiet)
+			printf("%s %s (%s)\n", keep ? "stopped counting" : "disarmed", it->name,
+			       it->path);
 	} else if (it->err == -EBUSY) {
-		res->already++;
-		printf("%s (%s): still in use, left armed\n", it->name, it->path);
+		res->busy++;
+		report_busy(it);
 	} else if (it->err == -ENOENT) {
-		res->already++;
-		printf("%s (%s): already gone\n", it->name, it->path);
+		res->gone++;
+		if (!quiet)
+			printf("%s (%s): already gone\n", it->name, it->path);
 	} else {
 		res->failed++;
 		pc_err("%s (%s): kernel: %s", it->name, it->path, reason(it->why));
 	}
 }
 
-int pc_disarm(char *const *patterns, int npatterns, struct pc_arm_result *res)
+/* With @keep, a probe that is not counting has nothing to stop. */
+static void drop_not_counting(struct arm_item *items, size_t *n, bool quiet,
+			      struct pc_disarm_result *res)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		if (items[i].counted) {
+			items[m++] = items[i];
+			continue;
+		}
+		res->gone++;
+		if (!quiet)
+			printf("%s (%s): not counting\n", items[i].name, items[i].path);
+		free(items[i].line);
+	}
+	*n = m;
+}
+
+int pc_disarm(char *const *patterns, int npatterns, bool keep, bool quiet,
+	      struct pc_disarm_result *res)
 {
 	struct pc_snapshot snap = { 0 };
 	struct pc_pattern *pats;
 	struct pc_kprobes k;
 	struct arm_item *items = NULL;
 	size_t n = 0;
-	int ret;
+	int ret, fd;
 
 	memset(res, 0, sizeof(*res));
 	ret = pc_patterns_parse(patterns, npatterns, &pats);
@@ -578,12 +767,19 @@ int pc_disarm(char *const *patterns, int npatterns, struct pc_arm_result *res)
 		goto out_pats;
 	if (pc_snapshot_load(&snap))
 		memset(&snap, 0, sizeof(snap));	/* names alone still select */
-	ret = disarm_plan(pats, npatterns, &k, &snap, &items, &n);
+	ret = disarm_plan(pats, npatterns, &k, &snap, keep, &items, &n);
 	res->matched = n;
-	if (!ret)
-		ret = push_items(items, n);
+	if (!ret && keep)
+		drop_not_counting(items, &n, quiet, res);
+	fd = !ret && n ? open_control() : -1;
+	if (!ret && n && fd < 0)
+		ret = fd;
+	if (fd >= 0) {
+		push_items(fd, items, n);
+		close(fd);
+	}
 	for (size_t i = 0; !ret && i < n; i++)
-		disarm_report(&items[i], res);
+		disarm_report(&items[i], keep, quiet, res);
 	for (size_t i = 0; i < n; i++)
 		free(items[i].line);
 	free(items);
@@ -593,30 +789,45 @@ out_pats:
 	pc_patterns_free(pats, npatterns);
 	if (!ret && res->failed)
 		ret = -EIO;
+	else if (!ret && res->busy)
+		ret = -EBUSY;
 	return ret;
 }
 
 /* ---- commands ---- */
 
-static int arm_help(void)
+static int arm_help(bool count)
 {
-	printf("usage: %s arm [-p PID] [-q] PATTERN...\n\n"
-	       "Verify each cached probe PATTERN selects against the file at its path and\n"
-	       "arm it in probecache.ko. PATTERN is a glob over GROUP:EVENT (a bare EVENT\n"
-	       "glob matches any group), optionally @/path or @BUILDID-PREFIX.\n\n"
-	       "When the file at a path now holds another cached version, that version is\n"
-	       "armed and the choice is printed; otherwise the probe is skipped as stale.\n"
-	       "One GROUP:EVENT cached for binaries at different paths is armed once per\n"
-	       "binary, as GROUP:EVENT_XXXXXXXX (its build-id's first 8 hex digits).\n\n"
+	if (count)
+		printf("usage: %s arm [-p PID] [-q] PATTERN...\n\n"
+		       "Define the cached probes PATTERN selects (as 'define' does) where they\n"
+		       "are not defined yet, then start probecache.ko's own hit counting on each\n"
+		       "('count'), which arms it: the module re-checks the file and registers\n"
+		       "the uprobe. Hits show in 'status'. perf, ftrace and BPF users need only\n"
+		       "'define' (or 'scan'): the probe arms itself while they listen.\n\n",
+		       pc_prog);
+	else
+		printf("usage: %s define [-p PID] [-q] PATTERN...\n\n"
+		       "Push the cached probes PATTERN selects into probecache.ko as trace\n"
+		       "events GROUP:EVENT (perf list, perf record -e GROUP:EVENT, ftrace,\n"
+		       "bpftrace). The module verifies each file now but registers no uprobe and\n"
+		       "touches no semaphore: a probe is armed only while a consumer has its\n"
+		       "event enabled.\n\n", pc_prog);
+	printf("PATTERN is a glob over GROUP:EVENT (a bare EVENT glob matches any group),\n"
+	       "optionally @/path or @BUILDID-PREFIX. Each entry is checked against the\n"
+	       "file at its path first: when the file holds another cached version, that\n"
+	       "version is used and the choice printed; otherwise it is skipped as stale.\n"
+	       "One GROUP:EVENT cached for binaries at different paths becomes one probe per\n"
+	       "binary, GROUP:EVENT_XXXXXXXX (its build-id's first 8 hex digits).\n\n"
 	       "  -p, --pid PID   only this process hits the probes\n"
 	       "  -q, --quiet     print only problems\n"
 	       "  -h, --help      this help\n\n"
-	       "Exit: 0 all armed, 1 error or kernel refusal, 2 usage, 3 some skipped\n"
-	       "(binary gone or changed).\n", pc_prog);
+	       "Exit: 0 all done, 1 error or kernel refusal, 2 usage, 3 some skipped\n"
+	       "(binary gone or changed).\n");
 	return 0;
 }
 
-static int parse_pid(const char *s, pid_t *pid)
+static int parse_pid(const char *cmd, const char *s, pid_t *pid)
 {
 	char *end;
 	long v;
@@ -624,14 +835,14 @@ static int parse_pid(const char *s, pid_t *pid)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || *end || v <= 0 || v > INT32_MAX) {
-		pc_err("arm: -p '%s': not a process id", s);
+		pc_err("%s: -p '%s': not a process id", cmd, s);
 		return -EINVAL;
 	}
 	*pid = (pid_t)v;
 	return 0;
 }
 
-int cmd_arm(int argc, char **argv)
+static int parse_arm(int argc, char **argv, struct pc_arm_opts *opts)
 {
 	static const struct option lopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
@@ -639,76 +850,114 @@ int cmd_arm(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	struct pc_arm_opts opts = { 0 };
-	struct pc_arm_result res;
-	int opt, ret;
+	int opt;
 
 	while ((opt = getopt_long(argc, argv, "p:qh", lopts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
-			if (parse_pid(optarg, &opts.pid))
+			if (parse_pid(argv[0], optarg, &opts->pid))
 				return -EINVAL;
 			break;
 		case 'q':
-			opts.quiet = true;
+			opts->quiet = true;
 			break;
 		case 'h':
-			return arm_help();
+			return 1;
 		default:
-			return pc_usage("arm");
+			return pc_usage(argv[0]);
 		}
 	}
-	if (optind >= argc)
-		return pc_usage("arm");
+	return optind < argc ? 0 : pc_usage(argv[0]);
+}
+
+/* arm and define: the same selection, with or without the module's counting. */
+static int arm_or_define(int argc, char **argv, bool count)
+{
+	struct pc_arm_opts opts = { .count = count };
+	struct pc_arm_result res;
+	int ret = parse_arm(argc, argv, &opts);
+
+	if (ret)
+		return ret > 0 ? arm_help(count) : ret;
 	ret = pc_arm(argv + optind, argc - optind, &opts, &res);
 	if (ret == -EINVAL || ret == -ENOMEM || ret == -ENOENT)
 		return ret;
 	if (!res.matched) {
-		pc_err("arm: no cached probe matches in %s (see '%s list')", pc_cache_dir(),
+		pc_err("%s: no cached probe matches in %s (see '%s list')", argv[0], pc_cache_dir(),
 		       pc_prog);
 		return -ENOENT;
 	}
 	if (!opts.quiet || res.failed || res.skipped)
-		printf("%u armed, %u already armed, %u skipped, %u failed\n", res.armed,
-		       res.already, res.skipped, res.failed);
+		printf("%u %s, %u already %s, %u skipped, %u failed\n", res.armed,
+		       count ? "armed" : "defined", res.already, count ? "armed" : "defined",
+		       res.skipped, res.failed);
 	if (ret)
 		return ret;
 	return res.skipped ? PC_EXIT_PARTIAL : 0;
 }
 
+int cmd_arm(int argc, char **argv)
+{
+	return arm_or_define(argc, argv, true);
+}
+
+int cmd_define(int argc, char **argv)
+{
+	return arm_or_define(argc, argv, false);
+}
+
 static int disarm_help(void)
 {
-	printf("usage: %s disarm PATTERN...\n\n"
-	       "Disarm armed probes whose kernel name GROUP:EVENT, or whose cache entry,\n"
-	       "matches PATTERN (@/path and @BUILDID-PREFIX select by binary). A probe\n"
-	       "still in use (EBUSY) is left armed and reported.\n\n"
-	       "  -h, --help      this help\n", pc_prog);
+	printf("usage: %s disarm [-k] [-q] PATTERN...\n\n"
+	       "Delete the probes in probecache.ko whose kernel name GROUP:EVENT, or whose\n"
+	       "cache entry, matches PATTERN (@/path and @BUILDID-PREFIX select by binary):\n"
+	       "their trace events go away and their hit counting stops. A probe that\n"
+	       "ftrace, perf or a BPF program still uses is refused by the module (EBUSY):\n"
+	       "it is reported with its consumer count and left exactly as it was; run\n"
+	       "disarm again once they have stopped.\n\n"
+	       "  -k, --keep-defined  only stop the hit counting that 'arm' started; the\n"
+	       "                      trace event stays for perf, ftrace and BPF\n"
+	       "  -q, --quiet         print only problems\n"
+	       "  -h, --help          this help\n\n"
+	       "Exit: 0 done, 1 some probe in use (EBUSY), refused or none matched, 2 usage.\n",
+	       pc_prog);
 	return 0;
 }
 
 int cmd_disarm(int argc, char **argv)
 {
 	static const struct option lopts[] = {
+		{ "keep-defined", no_argument, NULL, 'k' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	struct pc_arm_result res;
+	struct pc_disarm_result res;
+	bool keep = false, quiet = false;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "kqh", lopts, NULL)) != -1) {
 		if (opt == 'h')
 			return disarm_help();
-		return pc_usage("disarm");
+		if (opt == 'k')
+			keep = true;
+		else if (opt == 'q')
+			quiet = true;
+		else
+			return pc_usage("disarm");
 	}
 	if (optind >= argc)
 		return pc_usage("disarm");
-	ret = pc_disarm(argv + optind, argc - optind, &res);
-	if (ret)
+	ret = pc_disarm(argv + optind, argc - optind, keep, quiet, &res);
+	if (ret && ret != -EBUSY)
 		return ret;
 	if (!res.matched) {
-		pc_err("disarm: no armed probe matches");
+		pc_err("disarm: no probe in the module matches");
 		return -ENOENT;
 	}
-	printf("%u disarmed, %u left armed or gone\n", res.armed, res.already);
-	return 0;
+	if (!quiet || res.busy)
+		printf("%u %s, %u in use (unchanged), %u %s\n", res.done,
+		       keep ? "stopped counting" : "disarmed", res.busy, res.gone,
+		       keep ? "not counting" : "already gone");
+	return ret;
 }

@@ -6,33 +6,76 @@
 #include <stdbool.h>
 #include <sys/types.h>
 #include "cache.h"
+#include "pattern.h"
 
 /*
  * PATTERN: glob over "GROUP:EVENT" (a bare glob without ':' matches EVENT in
  * any group), optionally followed by "@/abs/path" (one binary) or
  * "@BUILDID-PREFIX" (one version).
  */
+/* What a call did to one probe (pc_arm_opts.done's @what). */
+#define PC_DID_DEFINE	0x1	/* this call created the definition (add) */
+#define PC_DID_COUNT	0x2	/* this call started the module's hit counting (count) */
+
 struct pc_arm_opts {
 	pid_t pid;		/* 0: all processes */
 	bool quiet;
-	/* Called for every probe this call armed (trace disarms only these). */
-	void (*armed)(const char *group, const char *event, void *ctx);
+	/*
+	 * false (define): push "add RECORD" only: the probe becomes a trace
+	 * event, no uprobe is registered until a consumer enables it.
+	 * true (arm): define if needed, then "count GROUP:EVENT", which arms it.
+	 */
+	bool count;
+	/* Called for every probe this call defined or started counting (PC_DID_*). */
+	void (*done)(const char *group, const char *event, unsigned int what, void *ctx);
 	void *ctx;
 };
 
 struct pc_arm_result {
-	unsigned int armed;	/* newly armed */
-	unsigned int already;	/* were armed before */
-	unsigned int skipped;	/* stale or missing binary: reported, not armed */
+	unsigned int armed;	/* newly defined (define) or newly counting (arm) */
+	unsigned int already;	/* were defined (define) or counting (arm) before */
+	unsigned int skipped;	/* stale or missing binary: reported, not sent */
 	unsigned int failed;	/* kernel refused: reported with its reason */
 	unsigned int matched;	/* cache entries the patterns selected */
 };
 
-/* Arm the selection; prints per-probe outcomes. 0 if nothing failed, else -errno. */
+/* Define (and with opts->count, count) the selection; prints per-probe outcomes. */
 int pc_arm(char *const *patterns, int npatterns, const struct pc_arm_opts *opts,
 	   struct pc_arm_result *res);
-/* Disarm armed probes matching @patterns (GROUP:EVENT globs). -EBUSY tolerated per probe. */
-int pc_disarm(char *const *patterns, int npatterns, struct pc_arm_result *res);
+
+/*
+ * scan and add: define (@count: arm) the probes @patterns select right after
+ * caching them, if probecache.ko is loaded; nothing if it is not. @cmd
+ * names the command in messages. 0, PC_EXIT_PARTIAL (some not defined) or
+ * -errno.
+ */
+int pc_define_cached(const char *cmd, char *const *patterns, int npatterns, bool count,
+		     bool quiet);
+
+struct pc_kprobe;
+struct pc_snapshot;
+/* Does one of @pats select the module's probe @kp, by its name or its cache entry? */
+bool pc_kprobe_selected(const struct pc_pattern *pats, int npats, const struct pc_kprobe *kp,
+			const struct pc_snapshot *snap);
+
+struct pc_disarm_result {
+	unsigned int done;	/* deleted (or stopped counting with keep) */
+	unsigned int busy;	/* EBUSY: ftrace, perf or BPF still use it; unchanged */
+	unsigned int gone;	/* deleted meanwhile, or not counting (keep) */
+	unsigned int failed;
+	unsigned int matched;
+};
+
+/*
+ * Delete the module's probes whose name (or cache entry) matches @patterns:
+ * "del GROUP:EVENT", which also stops counting. With @keep, only stop the
+ * hit counting ("nocount"): the trace event stays defined. A probe ftrace,
+ * perf or BPF still uses is refused by the module (EBUSY), reported with its
+ * consumer count and left as it was; the result is then -EBUSY. Reports go
+ * to stdout unless @quiet.
+ */
+int pc_disarm(char *const *patterns, int npatterns, bool keep, bool quiet,
+	      struct pc_disarm_result *res);
 
 /* Write one command line to control; on failure read last_error into @why. */
 int pc_control_write(const char *line, char *why, size_t whylen);

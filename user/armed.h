@@ -13,7 +13,9 @@ struct pc_kprobe {
 	char name[2 * PROBECACHE_NAME_MAX + 2];	/* "GROUP:EVENT", the sysfs dir name */
 	char group[PROBECACHE_NAME_MAX + 1];
 	char event[PROBECACHE_NAME_MAX + 1];
-	char state[32];
+	char state[32];		/* defined, armed, stale (older modules: armed only) */
+	long consumers;		/* ftrace, perf, BPF and count consumers; -1: unknown */
+	bool counting;		/* the module's own hit counter is a consumer */
 	uint64_t hits;
 	char build_id[2 * PROBECACHE_BUILD_ID_MAX + 1];
 	char *path;

@@ -376,6 +376,9 @@ static int unload(void)
 	ret = pc_control_write("clear", why, sizeof(why));
 	if (ret) {
 		pc_err("unload: %s/control: clear: %s", pc_sysfs_dir(), why[0] ? why : strerror(-ret));
+		if (ret == -EBUSY)
+			pc_err("unload: perf, ftrace or a BPF program still uses some probes "
+			       "(see '%s status'); nothing unloaded", pc_prog);
 		return ret;
 	}
 	ctx = kmod_new(NULL, NULL);

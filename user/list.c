@@ -9,7 +9,8 @@
  * location. uprobe uses the name perf -D prints: every location of one SDT note
  * name or one add definition shares it, as uprobe_events (Linux >= 5.5) appends
  * further probes to an existing event.
- * --available lists every cached event as perf list would, marking armed ones.
+ * --available lists every cached event as perf list would, marking the ones
+ * defined in the module with their state.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -282,14 +283,16 @@ static void available_entry(struct list_ctx *c, const struct pc_binary *b,
 		json_kv("kind", e->kind == PC_ENTRY_SDT ? "sdt" : "named", true);
 		json_kv("path", b->paths[0], true);
 		json_kv("build_id", b->build_id, true);
-		printf(",\"armed\":%s", kp ? "true" : "false");
+		/* defined: a trace event in the module; armed: someone listens */
+		printf(",\"defined\":%s,\"armed\":%s", kp ? "true" : "false",
+		       kp && !strcmp(kp->state, "armed") ? "true" : "false");
 		json_kv("armed_as", kp ? kp->name : NULL, true);
 		json_kv("state", kp ? kp->state : NULL, true);
 		putchar('}');
 		return;
 	}
-	snprintf(kind, sizeof(kind), "%s event%s%s%s", e->kind == PC_ENTRY_SDT ? "SDT" : "Cached",
-		 kp ? ", armed" : "", kp && strcmp(kp->name, name) ? " as " : "",
+	snprintf(kind, sizeof(kind), "%s event%s%s%s%s", e->kind == PC_ENTRY_SDT ? "SDT" : "Cached",
+		 kp ? ", " : "", kp ? kp->state : "", kp && strcmp(kp->name, name) ? " as " : "",
 		 kp && strcmp(kp->name, name) ? kp->name : "");
 	printf("  %-44s [%s]  %s\n", name, kind, b->paths[0]);
 }
@@ -327,7 +330,8 @@ static int list_help(void)
 	       "  -f, --format=FMT  text: grouped by binary, like 'perf probe --cache --list'\n"
 	       "                    uprobe: ftrace uprobe_events lines, like 'perf probe -D'\n"
 	       "                    record: RECORD lines probecache.ko accepts after 'add '\n"
-	       "  -a, --available   every cached event as an available event, armed ones marked\n"
+	       "  -a, --available   every cached event as an available event, defined ones marked\n"
+	       "                    with their state (defined, armed, stale)\n"
 	       "  -j, --json        JSON (every format's fields)\n"
 	       "  -h, --help        this help\n\n"
 	       "Exit: 0 ok, 1 a PATTERN matched nothing or a cached record is invalid, 2 usage.\n",

@@ -104,6 +104,7 @@ int cmd_list(int argc, char **argv);
 int cmd_del(int argc, char **argv);
 int cmd_clear(int argc, char **argv);
 int cmd_arm(int argc, char **argv);
+int cmd_define(int argc, char **argv);
 int cmd_disarm(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_gc(int argc, char **argv);

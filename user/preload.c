@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * preload: boot-time arming from /etc/probecache (what
+ * preload: boot-time definitions from /etc/probecache (what
  * probecache-preload.service runs). Every config line is parsed before
- * anything is loaded or armed, so a typo changes nothing. Probes this
- * command armed are remembered in RUNDIR/preloaded so that `preload --stop`
- * (the unit's ExecStop) disarms exactly those and leaves probes armed by
- * hand or by trace alone.
+ * anything is loaded or defined, so a typo changes nothing. Every entry is
+ * defined (perf list shows it; no uprobe until someone listens); entries
+ * marked "count" (the default, so configs written before trace events
+ * existed keep their hit counts) are also counted, which arms them.
+ * What this command did is remembered in RUNDIR/preloaded so that
+ * `preload --stop` (the unit's ExecStop) undoes exactly that: "G:E" lines
+ * it defined (del), "nocount G:E" lines it only started counting (nocount);
+ * probes defined by hand or by trace stay.
  *
- * Config: one PATTERN per line (arm's syntax), '#' starts a comment.
+ * Config: "PATTERN [count|define]" per line (arm's PATTERN syntax), '#'
+ * starts a comment.
  * Directories: $PROBECACHE_ETC (default /etc/probecache), $PROBECACHE_RUN
  * (default /run/probecache).
  */
@@ -32,6 +37,7 @@ struct conf {
 	int n;
 	char **pat;	/* pattern text */
 	char **where;	/* "FILE:LINE" */
+	bool *count;	/* marked "count" (or unmarked): hit counting, armed at boot */
 };
 
 static const char *env_dir(const char *var, const char *def)
@@ -49,17 +55,25 @@ static void conf_free(struct conf *c)
 	}
 	free(c->pat);
 	free(c->where);
+	free(c->count);
 	memset(c, 0, sizeof(*c));
 }
 
-static int conf_add(struct conf *c, const char *pat, const char *file, unsigned int line)
+static int conf_add(struct conf *c, const char *pat, bool count, const char *file,
+		    unsigned int line)
 {
 	char **p = realloc(c->pat, (c->n + 1) * sizeof(*p));
+	bool *cnt;
 	char **w;
 
 	if (!p)
 		return -ENOMEM;
 	c->pat = p;
+	cnt = realloc(c->count, (c->n + 1) * sizeof(*cnt));
+	if (!cnt)
+		return -ENOMEM;
+	c->count = cnt;
+	c->count[c->n] = count;
 	w = realloc(c->where, (c->n + 1) * sizeof(*w));
 	if (!w)
 		return -ENOMEM;
@@ -76,12 +90,30 @@ static int conf_add(struct conf *c, const char *pat, const char *file, unsigned 
 	return 0;
 }
 
-/* One line: strip comment and blanks; a PATTERN must be one word and must parse. */
+/* "count" (default) or "define" after the PATTERN: 1 count, 0 define, -EINVAL. */
+static int conf_marker(char *s, const char *file, unsigned int line)
+{
+	char *mark = strpbrk(s, " \t");
+
+	if (!mark)
+		return 1;
+	*mark++ = '\0';
+	mark += strspn(mark, " \t");
+	if (!strcmp(mark, "count"))
+		return 1;
+	if (!strcmp(mark, "define"))
+		return 0;
+	pc_err("preload: %s:%u: '%s %s': want one PATTERN per line, optionally followed by "
+	       "'count' or 'define'", file, line, s, mark);
+	return -EINVAL;
+}
+
+/* One line: strip comment and blanks; PATTERN [count|define], the PATTERN must parse. */
 static int conf_line(struct conf *c, char *s, const char *file, unsigned int line)
 {
 	struct pc_pattern pp;
 	char *end;
-	int ret;
+	int ret, count;
 
 	s[strcspn(s, "#\n")] = '\0';
 	s += strspn(s, " \t");
@@ -90,17 +122,16 @@ static int conf_line(struct conf *c, char *s, const char *file, unsigned int lin
 		*--end = '\0';
 	if (!*s)
 		return 0;
-	if (strpbrk(s, " \t")) {
-		pc_err("preload: %s:%u: '%s': one PATTERN per line", file, line, s);
-		return -EINVAL;
-	}
+	count = conf_marker(s, file, line);
+	if (count < 0)
+		return count;
 	ret = pc_pattern_parse(s, &pp);
 	if (ret) {
 		pc_err("preload: %s:%u: bad PATTERN '%s'", file, line, s);
 		return ret;
 	}
 	pc_pattern_free(&pp);
-	return conf_add(c, s, file, line);
+	return conf_add(c, s, count, file, line);
 }
 
 #define CONF_LINE_MAX	4094
@@ -207,7 +238,7 @@ static bool superseded(const struct pc_snapshot *s, const struct pc_pattern *p,
 }
 
 static unsigned int dry_entry(const struct pc_snapshot *s, const struct pc_pattern *p,
-			      const struct pc_binary *b, const struct pc_entry *e)
+			      const struct pc_binary *b, const struct pc_entry *e, bool count)
 {
 	static const char *const why[] = { "", "stale: file now has build-id ",
 		"missing: no such file", "unreadable: " };
@@ -218,7 +249,8 @@ static unsigned int dry_entry(const struct pc_snapshot *s, const struct pc_patte
 	pc_kernel_event(s, b, e, name, sizeof(name));
 	st = dry_check(b, &path, now);
 	if (st == DRY_ARM) {
-		printf("would arm %s:%s (%s %s)\n", e->group, name, path, b->build_id);
+		printf("would %s %s:%s (%s %s)\n", count ? "arm" : "define", e->group, name, path,
+		       b->build_id);
 		return 0;
 	}
 	if (superseded(s, p, e))
@@ -247,7 +279,8 @@ static int dry_run(const struct conf *c)
 				if (!pc_pattern_match(&p, s.b[k], &s.b[k]->entries[j]))
 					continue;
 				matched++;
-				skipped += dry_entry(&s, &p, s.b[k], &s.b[k]->entries[j]);
+				skipped += dry_entry(&s, &p, s.b[k], &s.b[k]->entries[j],
+						     c->count[i]);
 			}
 		if (!ret && !matched) {
 			printf("would skip %s (%s): matches no cached probe\n", c->pat[i], c->where[i]);
@@ -262,13 +295,15 @@ static int dry_run(const struct conf *c)
 	return skipped ? PC_EXIT_PARTIAL : 0;
 }
 
-static void on_armed(const char *group, const char *event, void *ctx)
+/* State lines: "G:E" preload defined it (--stop: del), "nocount G:E" it only counted it. */
+static void on_done(const char *group, const char *event, unsigned int what, void *ctx)
 {
-	char name[2 * PROBECACHE_NAME_MAX + 2];
+	char name[2 * PROBECACHE_NAME_MAX + 16];
 
-	snprintf(name, sizeof(name), "%s:%s", group, event);
+	snprintf(name, sizeof(name), "%s%s:%s", what & PC_DID_DEFINE ? "" : "nocount ", group,
+		 event);
 	if (pc_strset_add(ctx, name))
-		pc_warn("preload: out of memory: %s will not be disarmed by --stop", name);
+		pc_warn("preload: out of memory: %s will not be undone by --stop", name);
 }
 
 static void state_path(char *buf, size_t len)
@@ -323,12 +358,13 @@ static int state_write(const struct pc_strset *a)
 }
 
 struct totals {
-	unsigned int armed, already, skipped, failed;
+	unsigned int armed, already, skipped, failed;	/* "count" entries, and all skips */
+	unsigned int defined, defined_before;		/* "define" entries */
 };
 
 static int arm_line(const struct conf *c, int i, struct pc_strset *names, struct totals *t)
 {
-	struct pc_arm_opts opts = { .armed = on_armed, .ctx = names };
+	struct pc_arm_opts opts = { .count = c->count[i], .done = on_done, .ctx = names };
 	struct pc_arm_result r = { 0 };
 	int ret = pc_arm(&c->pat[i], 1, &opts, &r);
 
@@ -337,8 +373,8 @@ static int arm_line(const struct conf *c, int i, struct pc_strset *names, struct
 			c->where[i], c->pat[i]);
 		t->skipped++;
 	}
-	t->armed += r.armed;
-	t->already += r.already;
+	*(c->count[i] ? &t->armed : &t->defined) += r.armed;
+	*(c->count[i] ? &t->already : &t->defined_before) += r.already;
 	t->skipped += r.skipped;
 	t->failed += r.failed;
 	if (ret && !r.failed)
@@ -364,6 +400,10 @@ static int preload(const struct conf *c)
 		pc_err("preload: %s/preloaded: %s", env_dir("PROBECACHE_RUN", "/run/probecache"),
 		       pc_file_strerror(ret));
 	pc_strset_free(&names);
+	/* the summary line the unit's log always had; define-only entries said apart */
+	if (t.defined || t.defined_before)
+		printf("preload: %u defined only (armed while perf, ftrace or BPF listen), "
+		       "%u already defined\n", t.defined, t.defined_before);
 	printf("preload: %u armed, %u already armed, %u skipped, %u failed\n",
 	       t.armed, t.already, t.skipped, t.failed);
 	if (ret || t.failed)
@@ -371,11 +411,38 @@ static int preload(const struct conf *c)
 	return t.skipped ? PC_EXIT_PARTIAL : 0;
 }
 
-/* ExecStop: disarm what preload armed; leave everything else armed. */
+/* Split state lines into names to delete and names to stop counting. */
+static int state_split(const struct pc_strset *all, struct pc_strset *del, struct pc_strset *nocount)
+{
+	int ret = 0;
+
+	for (int i = 0; !ret && i < all->n; i++)
+		if (!strncmp(all->v[i], "nocount ", 8))
+			ret = pc_strset_add(nocount, all->v[i] + 8);
+		else
+			ret = pc_strset_add(del, all->v[i]);
+	return ret;
+}
+
+/* --stop with the module loaded: undo; 0, -EBUSY (some in use, reported) or -errno. */
+static int undo(const struct pc_strset *del, const struct pc_strset *nocount, unsigned int *n)
+{
+	struct pc_disarm_result d = { 0 }, c = { 0 };
+	int ret = 0, ret2 = 0;
+
+	if (del->n)
+		ret = pc_disarm(del->v, del->n, false, true, &d);
+	if (nocount->n)
+		ret2 = pc_disarm(nocount->v, nocount->n, true, true, &c);
+	*n = d.done + c.done;
+	return ret ? ret : ret2;
+}
+
+/* ExecStop: undo what preload defined or counted; leave everything else. */
 static int preload_stop(void)
 {
-	struct pc_strset names = { 0 };
-	struct pc_arm_result r = { 0 };
+	struct pc_strset names = { 0 }, del = { 0 }, nocount = { 0 };
+	unsigned int n = 0;
 	char path[PATH_MAX];
 	int ret = state_read(&names);
 
@@ -384,26 +451,36 @@ static int preload_stop(void)
 		pc_err("preload: %s: %s", path, pc_file_strerror(ret));
 		return ret;
 	}
-	if (names.n && pc_module_loaded())
-		ret = pc_disarm(names.v, names.n, &r);
+	ret = state_split(&names, &del, &nocount);
+	if (!ret && names.n && pc_module_loaded())
+		ret = undo(&del, &nocount, &n);
+	/* probes still in use stay listed: a later --stop retries them */
 	if (!ret && unlink(path) && errno != ENOENT)
 		ret = -errno;
 	if (!ret)
-		printf("preload: stopped, %d preloaded probes disarmed\n", names.n);
+		printf("preload: stopped, %u preloaded probes disarmed\n", n);
+	else if (ret == -EBUSY)
+		pc_err("preload: --stop: some preloaded probes are in use, %s kept", path);
 	pc_strset_free(&names);
+	pc_strset_free(&del);
+	pc_strset_free(&nocount);
 	return ret;
 }
 
 static void preload_help(void)
 {
 	printf("usage: %s preload [--dry-run] [--config FILE] [--stop]\n\n"
-	       "Load probecache.ko if needed and arm every PATTERN listed in\n"
-	       "$PROBECACHE_ETC/preload.conf and preload.d/*.conf (default /etc/probecache).\n"
-	       "  -n, --dry-run      show what would be armed or skipped; change nothing\n"
+	       "Load probecache.ko if needed and define every PATTERN listed in\n"
+	       "$PROBECACHE_ETC/preload.conf and preload.d/*.conf (default /etc/probecache),\n"
+	       "so perf list shows them. A line is 'PATTERN [count|define]': 'count' (the\n"
+	       "default) also counts hits, which arms the probe now; 'define' leaves it\n"
+	       "unarmed until perf, ftrace or BPF enable its event.\n"
+	       "  -n, --dry-run      show what would be armed, defined or skipped; change nothing\n"
 	       "  -c, --config FILE  read only FILE\n"
-	       "      --stop         disarm the probes earlier preload runs armed\n"
+	       "      --stop         undo what earlier preload runs defined or counted\n"
 	       "  -h, --help         show this help\n"
-	       "Exit: 0 all armed, 3 some skipped (stale or missing), 1 error.\n", pc_prog);
+	       "Exit: 0 all done, 3 some skipped (stale or missing), 1 error or some in use\n"
+	       "at --stop.\n", pc_prog);
 }
 
 int cmd_preload(int argc, char **argv)

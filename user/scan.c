@@ -8,6 +8,10 @@
  * become NAME, NAME_1, NAME_2... in note order, the names perf gives them
  * when it adds them one after the other. A rescan replaces the binary's SDT
  * entries and keeps its named ones (from 'add').
+ *
+ * With probecache.ko loaded, the probes of the binaries this run cached are
+ * then defined in it (trace events, nothing armed), so `perf record -e
+ * sdt_P:N` works right after a scan; --no-define only caches.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +26,7 @@
 
 #include <linux/probecache.h>
 
+#include "arm.h"
 #include "cache.h"
 #include "pc.h"
 #include "sdt.h"
@@ -31,6 +36,7 @@ struct scan_stats {
 	unsigned long events;
 	bool recursive;
 	bool progress;		/* stderr is a terminal */
+	struct pc_strset cached;	/* build-ids this run cached SDT entries for */
 	struct timespec start, last;
 };
 
@@ -223,6 +229,8 @@ static int record_file(const char *real, const struct pc_sdt_file *f, struct sca
 	}
 	st->with_notes++;
 	st->events += f->nnotes;
+	if (pc_strset_add(&st->cached, f->build_id))
+		return -ENOMEM;
 	if (st->progress && st->last.tv_sec)
 		fputs("\r\033[K", stderr);
 	printf("%s (%s): %zu events\n", real, f->build_id, f->nnotes);
@@ -308,13 +316,18 @@ static int scan_arg(const char *arg, struct scan_stats *st)
 
 static int scan_help(void)
 {
-	printf("usage: %s scan [-r] PATH...\n\n"
+	printf("usage: %s scan [-r] [--no-define] PATH...\n\n"
 	       "Read the build-id and SDT notes (.note.stapsdt) of each PATH into the cache\n"
 	       "(%s) and print 'PATH (BUILD-ID): N events' per binary.\n"
-	       "Paths are canonicalized (symlinks resolved).\n\n"
+	       "Paths are canonicalized (symlinks resolved). When probecache.ko is loaded,\n"
+	       "the probes of the binaries just cached are then defined in it as trace\n"
+	       "events (as 'define' does; nothing is armed), so 'perf record -e GROUP:EVENT'\n"
+	       "works at once.\n\n"
 	       "  -r, --recursive  scan directories; files that are not ELF are skipped\n"
+	       "  -n, --no-define  only cache, even with the module loaded\n"
 	       "  -h, --help       this help\n\n"
-	       "Exit: 0 ok, 1 nothing could be scanned, 2 usage, 3 some paths failed.\n",
+	       "Exit: 0 ok, 1 nothing could be scanned, 2 usage, 3 some paths failed or\n"
+	       "some probes could not be defined.\n",
 	       pc_prog, pc_cache_dir());
 	return 0;
 }
@@ -334,19 +347,40 @@ static void summary(const struct scan_stats *st)
 	putchar('\n');
 }
 
+/* "*@BUILD-ID" for every binary this run cached: define exactly those versions. */
+static int define_scanned(struct scan_stats *st)
+{
+	char **pats = calloc(st->cached.n ? st->cached.n : 1, sizeof(*pats));
+	int ret = pats ? 0 : -ENOMEM;
+
+	for (int i = 0; !ret && i < st->cached.n; i++)
+		if (asprintf(&pats[i], "*@%s", st->cached.v[i]) < 0)
+			pats[i] = NULL, ret = -ENOMEM;
+	if (!ret)
+		ret = pc_define_cached("scan", pats, st->cached.n, false, true);
+	for (int i = 0; pats && i < st->cached.n; i++)
+		free(pats[i]);
+	free(pats);
+	return ret;
+}
+
 int cmd_scan(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "recursive", no_argument, NULL, 'r' },
+		{ "no-define", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	struct scan_stats st = { 0 };
-	int opt;
+	bool define = true;
+	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "rh", lopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "rnh", lopts, NULL)) != -1) {
 		if (opt == 'r')
 			st.recursive = true;
+		else if (opt == 'n')
+			define = false;
 		else if (opt == 'h')
 			return scan_help();
 		else
@@ -359,7 +393,11 @@ int cmd_scan(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		scan_arg(argv[i], &st);
 	summary(&st);
+	ret = define ? define_scanned(&st) : 0;
+	pc_strset_free(&st.cached);
+	if (ret == -ENOMEM)
+		return ret;
 	if (!st.failed)
-		return 0;
+		return ret ? PC_EXIT_PARTIAL : 0;
 	return st.with_notes || st.without_notes ? PC_EXIT_PARTIAL : -EIO;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * status: the module's version and every armed probe with its state and
- * hits, read from sysfs. status --stale: cache entries whose binary is gone
+ * status: the module's version and every defined probe with its state
+ * (defined, armed, stale), consumers, whether the module counts its hits and
+ * the hits counted, read from sysfs. status --stale: cache entries whose binary is gone
  * or changed (what gc would remove).
  */
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "armed.h"
 #include "pattern.h"
@@ -27,7 +29,8 @@ static void probe_json(const struct pc_kprobe *p, bool comma)
 	json_kv("group", p->group, true);
 	json_kv("event", p->event, true);
 	json_kv("state", p->state, true);
-	printf(",\"hits\":%" PRIu64, p->hits);
+	printf(",\"consumers\":%ld,\"counting\":%s,\"hits\":%" PRIu64, p->consumers,
+	       p->counting ? "true" : "false", p->hits);
 	json_kv("path", p->path, true);
 	json_kv("build_id", p->build_id, true);
 	printf(",\"offset\":%" PRIu64 ",\"ref_ctr_offset\":%" PRIu64 ",\"pid\":%ld", p->offset,
@@ -39,8 +42,12 @@ static void probe_json(const struct pc_kprobe *p, bool comma)
 
 static void probe_text(const struct pc_kprobe *p)
 {
-	printf("%-40s %-8s %10" PRIu64 "  %s:0x%" PRIx64, p->name, p->state, p->hits, p->path,
-	       p->offset);
+	char cons[24] = "?";
+
+	if (p->consumers >= 0)
+		snprintf(cons, sizeof(cons), "%ld", p->consumers);
+	printf("%-40s %-8s %9s %8s %10" PRIu64 "  %s:0x%" PRIx64, p->name, p->state, cons,
+	       p->counting ? "yes" : "no", p->hits, p->path, p->offset);
 	if (p->ref_ctr)
 		printf("(0x%" PRIx64 ")", p->ref_ctr);
 	printf(" (%s)", p->build_id);
@@ -48,12 +55,14 @@ static void probe_text(const struct pc_kprobe *p)
 		printf(" pid=%ld", p->pid);
 	if (p->unlinked)
 		printf(" [file replaced or removed: the old inode stays in memory until disarm]");
+	if (!strcmp(p->state, "stale"))
+		printf(" [the file changed since define: cannot be armed; disarm and scan again]");
 	putchar('\n');
 }
 
-static int show_armed(bool json)
+static int show_probes(bool json)
 {
-	char version[64] = "", nr[32] = "";
+	char version[64] = "", nr[32] = "", armed[32] = "";
 	struct pc_kprobes k;
 	int ret = pc_kprobes_read(&k);
 
@@ -64,18 +73,22 @@ static int show_armed(bool json)
 	}
 	pc_sysfs_read("version", version, sizeof(version));
 	pc_sysfs_read("nr_probes", nr, sizeof(nr));
+	if (pc_sysfs_read("nr_armed", armed, sizeof(armed)))
+		snprintf(armed, sizeof(armed), "-1");	/* a module without lazy arming */
 	if (json) {
 		printf("{\"loaded\":true");
 		json_kv("version", version, true);
-		printf(",\"nr_probes\":%zu,\"probes\":[", k.n);
+		printf(",\"nr_probes\":%zu,\"nr_armed\":%ld,\"probes\":[", k.n,
+		       strtol(armed, NULL, 10));
 		for (size_t i = 0; i < k.n; i++)
 			probe_json(&k.p[i], i);
 		printf("]}\n");
 	} else {
-		printf("probecache %s (%s): %zu probes\n", version, pc_sysfs_dir(), k.n);
+		printf("probecache %s (%s): %zu probes defined, %s armed\n", version,
+		       pc_sysfs_dir(), k.n, strcmp(armed, "-1") ? armed : "?");
 		if (k.n)
-			printf("%-40s %-8s %10s  %s\n", "PROBE", "STATE", "HITS",
-			       "PATH:OFFSET(SEMAPHORE) (BUILD-ID)");
+			printf("%-40s %-8s %9s %8s %10s  %s\n", "PROBE", "STATE", "CONSUMERS",
+			       "COUNTING", "HITS", "PATH:OFFSET(SEMAPHORE) (BUILD-ID)");
 		for (size_t i = 0; i < k.n; i++)
 			probe_text(&k.p[i]);
 	}
@@ -133,7 +146,10 @@ static int show_stale(bool json)
 static int status_help(void)
 {
 	printf("usage: %s status [--stale] [--json]\n\n"
-	       "Show probecache.ko's version and every armed probe: state, hits, path,\n"
+	       "Show probecache.ko's version and every probe it defines: state (defined:\n"
+	       "a trace event, no uprobe; armed: at least one consumer; stale: the file\n"
+	       "changed since define), consumers (ftrace, perf, BPF and the module's own\n"
+	       "counting), whether it counts hits ('arm'), the hits counted, path,\n"
 	       "offsets and build-id (from %s).\n\n"
 	       "  -s, --stale  instead, list cache entries whose binary is gone or changed\n"
 	       "  -j, --json   JSON output\n"
@@ -170,5 +186,5 @@ int cmd_status(int argc, char **argv)
 	}
 	if (optind < argc)
 		return pc_usage("status");
-	return stale ? show_stale(json) : show_armed(json);
+	return stale ? show_stale(json) : show_probes(json);
 }

@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trace: arm what is not armed yet, read probecache:probecache_hit and print one line
- * per hit, like `perf script`, then disarm only what this run armed.
+ * trace: read the per-probe trace events GROUP/EVENT that probecache.ko
+ * creates for every defined probe, and print one line per hit.
  *
- * The tracepoint is enabled in a private tracefs instance
- * (instances/probecache-trace-PID): its own ring buffer, enable and filter,
- * so the global tracing state and other readers are never touched and
- * "restoring" is removing the instance. With -- CMD, the child is forked
+ * The events are enabled in a private tracefs instance
+ * (instances/probecache-PID): its own ring buffer, enable files and
+ * set_event_pid, so the global tracing state and other readers are never
+ * touched and "restoring" is disabling and removing the instance. Enabling
+ * an event is what arms the probe (the module registers the uprobe for its
+ * first consumer), disabling it disarms it again unless someone else listens.
+ * Probes the patterns select that are cached but not defined yet are defined
+ * first and deleted again at the end. With -- CMD, the child is forked
  * first and held on a pipe until tracing is live, so its first hit is seen.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -27,34 +32,35 @@
 #include "pattern.h"
 #include "pc.h"
 
-#define HIT_EVENT	"events/probecache/probecache_hit"
-
 struct tracer {
-	char inst[512];		/* instance directory */
-	char namefield[64];	/* string field of hit that holds GROUP:EVENT */
-	char pidfield[64];	/* thread-group field, else common_pid */
-	pid_t pid;		/* filter: 0 everyone */
-	pid_t arm_pid;		/* pid= of the records trace arms (-p only, see spawn) */
-	pid_t child;		/* -- CMD */
+	char root[256];		/* tracefs mount */
+	char inst[512];		/* private instance directory */
+	pid_t pid;		/* set_event_pid: 0 everyone */
+	pid_t child;		/* -- CMD, until reaped */
+	pid_t cmd_pid;		/* -- CMD, for naming its hits */
 	int go_fd;		/* write end: lets the child exec */
 	char child_comm[16];	/* what exec makes the child's comm */
-	struct pc_strset armed, want;	/* "GROUP:EVENT" names */
+	struct pc_strset want;	/* "GROUP:EVENT" to enable */
+	struct pc_strset fresh;	/* defined by this run: deleted at the end */
+	int enabled;		/* events enabled in the instance */
 };
 
-static const char *tracefs(void)
+/* $PROBECACHE_TRACEFS, else the tracefs mount point, else the debugfs one. */
+static void find_tracefs(struct tracer *t)
 {
 	const char *e = getenv("PROBECACHE_TRACEFS");
 
 	if (e && *e)
-		return e;
-	if (access("/sys/kernel/tracing/" HIT_EVENT, F_OK) == 0)
-		return "/sys/kernel/tracing";
-	return "/sys/kernel/debug/tracing";
+		snprintf(t->root, sizeof(t->root), "%s", e);
+	else if (access("/sys/kernel/tracing/instances", F_OK) == 0)
+		snprintf(t->root, sizeof(t->root), "/sys/kernel/tracing");
+	else
+		snprintf(t->root, sizeof(t->root), "/sys/kernel/debug/tracing");
 }
 
 static int write_file(const char *dir, const char *rel, const char *s)
 {
-	char p[1024];
+	char p[PATH_MAX];
 	int fd, ret = 0;
 
 	snprintf(p, sizeof(p), "%s/%s", dir, rel);
@@ -67,92 +73,153 @@ static int write_file(const char *dir, const char *rel, const char *s)
 	return ret;
 }
 
-/* Find the hit event's GROUP:EVENT string field and its thread-group pid field. */
-static int read_format(struct tracer *t)
+/* "GROUP:EVENT" -> "events/GROUP/EVENT/FILE" */
+static void event_file(const char *name, const char *file, char *buf, size_t len)
 {
-	char p[1024], line[512], type[128], name[64];
-	FILE *f;
+	const char *colon = strchr(name, ':');
 
-	snprintf(p, sizeof(p), "%s/" HIT_EVENT "/format", tracefs());
-	f = fopen(p, "r");
-	if (!f) {
-		pc_err("trace: %s: %s (is probecache.ko loaded, tracefs mounted?)", p, strerror(errno));
-		return -ENOENT;
-	}
-	strcpy(t->pidfield, "common_pid");
-	while (fgets(line, sizeof(line), f)) {
-		char *fld = strstr(line, "field:");
-
-		if (!fld || sscanf(fld, "field:%127[^;];", type) != 1)
-			continue;
-		char *sp = strrchr(type, ' ');
-
-		if (!sp || sscanf(sp + 1, "%63[A-Za-z0-9_]", name) != 1 || !strncmp(name, "common_", 7))
-			continue;
-		if (!t->namefield[0] && strstr(type, "char") && (strchr(sp, '[') || strstr(type, "__data_loc")))
-			snprintf(t->namefield, sizeof(t->namefield), "%s", name);
-		else if (!strcmp(name, "tgid") || !strcmp(name, "pid"))
-			snprintf(t->pidfield, sizeof(t->pidfield), "%s", name);
-	}
-	fclose(f);
-	return 0;
+	snprintf(buf, len, "events/%.*s/%s/%s", (int)(colon - name), name, colon + 1, file);
 }
 
-/* name == "a" || ... and the pid; the names part is dropped if too long (userspace filters). */
-static void build_filter(const struct tracer *t, char *buf, size_t len)
+static void on_done(const char *group, const char *event, unsigned int what, void *ctx)
 {
-	size_t used = 0;
+	char name[2 * PROBECACHE_NAME_MAX + 2];
 
-	buf[0] = '\0';
-	if (t->want.n && t->namefield[0]) {
-		used += snprintf(buf, len, "(");
-		for (int i = 0; i < t->want.n && used < len; i++)
-			used += snprintf(buf + used, len - used, "%s%s == \"%s\"", i ? " || " : "",
-					 t->namefield, t->want.v[i]);
-		if (used + 2 >= len / 2)
-			used = 0, buf[0] = '\0';
-		else
-			used += snprintf(buf + used, len - used, ")");
+	snprintf(name, sizeof(name), "%s:%s", group, event);
+	if ((what & PC_DID_DEFINE) && pc_strset_add(ctx, name))
+		pc_warn("trace: out of memory: %s stays defined after trace", name);
+}
+
+/* Define what the patterns select and is not defined yet (quietly: stdout is for hits). */
+static int define_patterns(struct tracer *t, char *const *pats, int npats)
+{
+	struct pc_arm_opts opts = { .quiet = true, .done = on_done, .ctx = &t->fresh };
+	struct pc_arm_result r = { 0 };
+	int ret;
+
+	if (!npats)
+		return 0;	/* no PATTERN: every probe defined already */
+	ret = pc_arm(pats, npats, &opts, &r);
+	/* refusals are reported; select_probes() says if nothing is left to trace */
+	return ret == -EINVAL || ret == -ENOMEM ? ret : 0;
+}
+
+/* The module's probes the patterns select (all without PATTERN) into t->want. */
+static int select_probes(struct tracer *t, char *const *pats, int npats)
+{
+	struct pc_pattern *pp = NULL;
+	struct pc_snapshot s = { 0 };
+	struct pc_kprobes k = { 0 };
+	int ret = pc_kprobes_read(&k);
+
+	if (!ret && npats)
+		ret = pc_patterns_parse(pats, npats, &pp);
+	if (!ret && npats && pc_snapshot_load(&s))
+		memset(&s, 0, sizeof(s));	/* kernel names alone still select */
+	for (size_t i = 0; !ret && i < k.n; i++)
+		if (!npats || pc_kprobe_selected(pp, npats, &k.p[i], &s))
+			ret = pc_strset_add(&t->want, k.p[i].name);
+	if (!ret && !t->want.n) {
+		pc_err("trace: no probe %s in %s (see '%s list' and '%s define')",
+		       npats ? "the patterns select is defined" : "is defined", pc_sysfs_dir(),
+		       pc_prog, pc_prog);
+		ret = -ENOENT;
 	}
-	if (t->pid && used < len)
-		snprintf(buf + used, len - used, "%s%s == %d", used ? " && " : "",
-			 t->pidfield, (int)t->pid);
+	pc_kprobes_free(&k);
+	pc_snapshot_free(&s);
+	if (pp)
+		pc_patterns_free(pp, npats);
+	return ret;
+}
+
+/*
+ * Every defined probe is a trace event, except on kernels that do not export
+ * trace_add_event_call (Debian 5.10): say which of the two is missing.
+ */
+static int check_events(const struct tracer *t)
+{
+	char p[PATH_MAX + 300], rel[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/events", t->root);
+	if (access(p, F_OK)) {
+		pc_err("trace: %s: %s (is tracefs mounted? mount -t tracefs nodev "
+		       "/sys/kernel/tracing)", p, strerror(errno));
+		return -ENOENT;
+	}
+	event_file(t->want.v[0], "enable", rel, sizeof(rel));
+	snprintf(p, sizeof(p), "%s/%s", t->root, rel);
+	if (access(p, F_OK) == 0)
+		return 0;
+	pc_err("trace: %s is defined in probecache.ko but %s does not exist: this kernel "
+	       "does not export trace_add_event_call (e.g. Debian 5.10), so probecache "
+	       "creates no trace events; count hits with 'arm' and 'status' instead",
+	       t->want.v[0], p);
+	return -EOPNOTSUPP;
+}
+
+/* Enable one event in the instance; a refusal (file changed: ESTALE) names the probe. */
+static void enable_one(struct tracer *t, const char *name)
+{
+	char rel[PATH_MAX], why[256] = "";
+	int ret;
+
+	event_file(name, "enable", rel, sizeof(rel));
+	ret = write_file(t->inst, rel, "1");
+	if (!ret) {
+		t->enabled++;
+		return;
+	}
+	pc_sysfs_read("last_error", why, sizeof(why));
+	pc_err("trace: %s: cannot enable %s/%s: %s%s%s", name, t->inst, rel, strerror(-ret),
+	       why[0] ? "; module: " : "", why);
 }
 
 static int start_instance(struct tracer *t)
 {
-	char filter[3072];
+	char pid[32];
 	int ret;
 
-	snprintf(t->inst, sizeof(t->inst), "%s/instances/probecache-trace-%d", tracefs(),
-		 (int)getpid());
+	snprintf(t->inst, sizeof(t->inst), "%s/instances/probecache-%d", t->root, (int)getpid());
 	if (mkdir(t->inst, 0700)) {
 		ret = -errno;
 		pc_err("trace: %s: %s", t->inst, strerror(errno));
 		t->inst[0] = '\0';
 		return ret;
 	}
-	build_filter(t, filter, sizeof(filter));
-	if (filter[0]) {
-		ret = write_file(t->inst, HIT_EVENT "/filter", filter);
+	if (t->pid) {
+		snprintf(pid, sizeof(pid), "%d", (int)t->pid);
+		ret = write_file(t->inst, "set_event_pid", pid);
 		if (ret) {
-			pc_err("trace: %s/" HIT_EVENT "/filter: '%s': %s", t->inst, filter, strerror(-ret));
+			pc_err("trace: %s/set_event_pid: %s", t->inst, strerror(-ret));
 			return ret;
 		}
+		/* CMD's own children are part of what it does */
+		if (t->child)
+			write_file(t->inst, "options/event-fork", "1");
 	}
-	ret = write_file(t->inst, HIT_EVENT "/enable", "1");
-	if (ret)
-		pc_err("trace: %s/" HIT_EVENT "/enable: %s", t->inst, strerror(-ret));
-	return ret;
+	for (int i = 0; i < t->want.n; i++)
+		enable_one(t, t->want.v[i]);
+	if (!t->enabled) {
+		pc_err("trace: no event could be enabled");
+		return -EIO;
+	}
+	return 0;
 }
 
 static void stop_instance(struct tracer *t)
 {
+	char rel[PATH_MAX];
+
 	if (!t->inst[0])
 		return;
-	write_file(t->inst, HIT_EVENT "/enable", "0");
+	/* disabling disarms what only we used; rmdir alone would too, but say why it fails */
+	for (int i = 0; i < t->want.n; i++) {
+		event_file(t->want.v[i], "enable", rel, sizeof(rel));
+		write_file(t->inst, rel, "0");
+	}
 	if (rmdir(t->inst))
 		pc_warn("trace: %s: %s (remove it by hand)", t->inst, strerror(errno));
+	t->inst[0] = '\0';
 }
 
 /*
@@ -164,7 +231,7 @@ static char *comm_of(const struct tracer *t, pid_t pid, char *buf, size_t len, c
 	char p[64];
 	FILE *f;
 
-	if (pid == t->pid && t->child_comm[0]) {
+	if (pid == t->cmd_pid && t->child_comm[0]) {
 		snprintf(buf, len, "%s", t->child_comm);
 		return buf;
 	}
@@ -179,12 +246,30 @@ static char *comm_of(const struct tracer *t, pid_t pid, char *buf, size_t len, c
 	return buf;
 }
 
-/* "  comm-pid  [cpu] flags  ts: hit: PAYLOAD" -> perf-script-like line. */
+/* ftrace prints the EVENT only: its GROUP:EVENT when one selected probe has that EVENT. */
+static const char *full_name(const struct tracer *t, const char *event)
+{
+	const char *found = NULL;
+
+	for (int i = 0; i < t->want.n; i++) {
+		const char *e = strchr(t->want.v[i], ':') + 1;
+
+		if (strcmp(e, event))
+			continue;
+		if (found)
+			return event;	/* two groups: ambiguous, as ftrace printed it */
+		found = t->want.v[i];
+	}
+	return found ? found : event;
+}
+
+/*
+ * "  comm-pid  [cpu] flags  ts: EVENT: (0xIP) ARGS" ->
+ * "comm pid [cpu] ts: GROUP:EVENT: (0xIP) ARGS", perf script's layout.
+ */
 static void print_hit(const struct tracer *t, char *line)
 {
-	char *cpu = strstr(line, " ["), *ts, *colon, *payload, *tok, *save = NULL;
-	char *event = NULL, *dash, rest[4096] = "", comm[32];
-	size_t used = 0, nl = strlen(t->namefield);
+	char *cpu = strstr(line, " ["), *ts, *colon, *payload, *dash, comm[32];
 
 	if (!cpu || !(colon = strstr(cpu, ": ")) || !(payload = strstr(colon + 2, ": ")))
 		return;
@@ -197,25 +282,17 @@ static void print_hit(const struct tracer *t, char *line)
 	ts += strcspn(ts, " ");	/* irq/preempt flags */
 	ts += strspn(ts, " ");
 	*colon = '\0';
+	*payload = '\0';
 	line += strspn(line, " ");
 	dash = strrchr(line, '-');
 	if (!dash)
 		return;
 	*dash = '\0';
 	dash[1 + strcspn(dash + 1, " ")] = '\0';	/* pid is padded to a column */
-	for (tok = strtok_r(payload + 2, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
-		if (nl && !strncmp(tok, t->namefield, nl) && tok[nl] == '=')
-			event = tok + nl + 1;
-		else if (!event && !strchr(tok, '='))
-			event = tok;
-		else if (strncmp(tok, "pid=", 4) && strncmp(tok, "tgid=", 5) && used < sizeof(rest))
-			used += snprintf(rest + used, sizeof(rest) - used, " %s", tok);
-	}
-	if (!event || (t->want.n && !pc_strset_has(&t->want, event)))
-		return;
 	if (!strcmp(line, "<...>"))
 		line = comm_of(t, atoi(dash + 1), comm, sizeof(comm), line);
-	printf("%16s %7s [%s] %s: %s%s\n", line, dash + 1, cpu + 2, ts, event, rest);
+	printf("%16s %7s [%s] %s: %s: %s\n", line, dash + 1, cpu + 2, ts,
+	       full_name(t, colon + 2), payload + 2);
 	fflush(stdout);
 }
 
@@ -246,7 +323,7 @@ static int drain(const struct tracer *t, int fd, char *buf, size_t size, size_t 
 /* Read hits until SIGINT/SIGTERM or the child exits. 0 or -errno. */
 static int read_loop(struct tracer *t, int sfd)
 {
-	char path[1100], buf[16384];
+	char path[PATH_MAX], buf[16384];
 	size_t have = 0;
 	int fd, status = 0, ret = 0;
 	bool done = false;
@@ -285,71 +362,6 @@ static int read_loop(struct tracer *t, int sfd)
 	return ret;
 }
 
-static void on_armed(const char *group, const char *event, void *ctx)
-{
-	char name[2 * PROBECACHE_NAME_MAX + 2];
-
-	snprintf(name, sizeof(name), "%s:%s", group, event);
-	if (pc_strset_add(ctx, name))
-		pc_warn("trace: out of memory: %s stays armed after trace", name);
-}
-
-/* Kernel names of every armed probe the patterns select (armed now or before). */
-static int collect_wanted(struct tracer *t, char *const *pats, int npats)
-{
-	struct pc_pattern *pp = NULL;
-	struct pc_snapshot s = { 0 };
-	struct pc_kprobes k = { 0 };
-	int ret = pc_patterns_parse(pats, npats, &pp);
-
-	if (!ret)
-		ret = pc_snapshot_load(&s);
-	if (!ret)
-		ret = pc_kprobes_read(&k);
-	for (size_t i = 0; !ret && i < s.n; i++)
-		for (size_t j = 0; !ret && j < s.b[i]->nentries; j++) {
-			const struct pc_entry *e = &s.b[i]->entries[j];
-			const struct pc_kprobe *kp;
-
-			if (!pc_patterns_match(pp, npats, s.b[i], e))
-				continue;
-			kp = pc_kprobes_find(&k, s.b[i]->build_id, e->offset);
-			if (kp)
-				ret = pc_strset_add(&t->want, kp->name);
-		}
-	for (int i = 0; !ret && i < t->armed.n; i++)
-		ret = pc_strset_add(&t->want, t->armed.v[i]);
-	pc_kprobes_free(&k);
-	pc_snapshot_free(&s);
-	if (pp)
-		pc_patterns_free(pp, npats);
-	return ret;
-}
-
-static int arm_patterns(struct tracer *t, char *const *pats, int npats)
-{
-	struct pc_arm_opts opts = { .pid = t->arm_pid, .quiet = true, .armed = on_armed,
-				    .ctx = &t->armed };
-	struct pc_arm_result r = { 0 };
-	int ret;
-
-	if (!npats)
-		return 0;	/* no PATTERN: every probe that is armed already */
-	ret = pc_arm(pats, npats, &opts, &r);
-	if (ret && !r.armed && !r.already) {
-		pc_err("trace: nothing could be armed");
-		return ret;
-	}
-	if (!r.armed && !r.already) {
-		pc_err("trace: no cached probe matches the patterns that verifies now");
-		return -ENOENT;
-	}
-	ret = collect_wanted(t, pats, npats);
-	if (!ret && !t->want.n)
-		ret = -ENOENT, pc_err("trace: matched probes are not armed in %s", pc_sysfs_dir());
-	return ret;
-}
-
 /* Fork CMD held on a pipe; it execs once tracing is live (release_child). */
 static int spawn(struct tracer *t, char **cmd, const sigset_t *old)
 {
@@ -374,11 +386,7 @@ static int spawn(struct tracer *t, char **cmd, const sigset_t *old)
 	}
 	close(go[0]);
 	t->go_fd = go[1];
-	/*
-	 * Filter on the child, but arm for everyone: a record's pid= binds the
-	 * probe to the address space the process has now, which exec replaces.
-	 */
-	t->pid = t->child;
+	t->pid = t->cmd_pid = t->child;
 	snprintf(t->child_comm, sizeof(t->child_comm), "%s",
 		 strrchr(cmd[0], '/') ? strrchr(cmd[0], '/') + 1 : cmd[0]);
 	return 0;
@@ -393,40 +401,32 @@ static void release_child(struct tracer *t)
 	t->go_fd = -1;
 }
 
-/* pc_disarm reports on stdout, which carries only hits here: silence it. */
-static int disarm_quietly(struct tracer *t)
+/* Delete what this run defined; one someone else started using meanwhile stays. */
+static void undefine(struct tracer *t)
 {
-	struct pc_arm_result r = { 0 };
-	int saved, null, ret;
+	struct pc_disarm_result r;
+	int ret;
 
-	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (saved >= 0 && null >= 0)
-		dup2(null, STDOUT_FILENO);
-	ret = pc_disarm(t->armed.v, t->armed.n, &r);
-	fflush(stdout);
-	if (saved >= 0 && null >= 0)
-		dup2(saved, STDOUT_FILENO);
-	if (saved >= 0)
-		close(saved);
-	if (null >= 0)
-		close(null);
-	return ret;
+	if (!t->fresh.n)
+		return;
+	ret = pc_disarm(t->fresh.v, t->fresh.n, false, true, &r);
+	if (ret == -EBUSY)
+		pc_warn("trace: %u probes this run defined are in use now and stay defined",
+			r.busy);
+	else if (ret)
+		pc_warn("trace: some probes this run defined could not be deleted");
 }
 
 static void cleanup(struct tracer *t)
 {
-
 	if (t->go_fd >= 0)
 		close(t->go_fd);	/* the held child exits without running */
 	if (t->child > 0)
 		waitpid(t->child, NULL, 0);
 	stop_instance(t);
-	if (t->armed.n && disarm_quietly(t))
-		pc_warn("trace: some probes this run armed could not be disarmed");
-	pc_strset_free(&t->armed);
+	undefine(t);
 	pc_strset_free(&t->want);
+	pc_strset_free(&t->fresh);
 }
 
 static int run(struct tracer *t, char *const *pats, int npats, char **cmd)
@@ -436,15 +436,19 @@ static int run(struct tracer *t, char *const *pats, int npats, char **cmd)
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT), sigaddset(&set, SIGTERM), sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGHUP);	/* a closed terminal must not leave the instance behind */
 	sigprocmask(SIG_BLOCK, &set, &old);
 	sfd = signalfd(-1, &set, SFD_CLOEXEC);
 	if (sfd < 0)
 		return -errno;
-	ret = cmd ? spawn(t, cmd, &old) : 0;
+	find_tracefs(t);
+	ret = define_patterns(t, pats, npats);
 	if (!ret)
-		ret = read_format(t);
+		ret = select_probes(t, pats, npats);
 	if (!ret)
-		ret = arm_patterns(t, pats, npats);
+		ret = check_events(t);
+	if (!ret && cmd)
+		ret = spawn(t, cmd, &old);
 	if (!ret)
 		ret = start_instance(t);
 	if (!ret) {
@@ -460,13 +464,18 @@ static int run(struct tracer *t, char *const *pats, int npats, char **cmd)
 static void trace_help(void)
 {
 	printf("usage: %s trace [-p PID] [PATTERN...] [-- CMD ARGS...]\n\n"
-	       "Arm the cached probes PATTERN selects that are not armed yet, print one line\n"
-	       "per probecache:probecache_hit (comm, pid, [cpu], time, GROUP:EVENT, args) until CMD exits\n"
-	       "or SIGINT/SIGTERM, then disarm only what this run armed. Without PATTERN,\n"
-	       "every probe armed already is traced.\n"
-	       "  -p, --pid PID   only hits in process PID (and arm new probes for it only)\n"
+	       "Enable the trace events of the probes PATTERN selects in a private tracefs\n"
+	       "instance (which arms them) and print one line per hit:\n"
+	       "  COMM PID [CPU] TIME: GROUP:EVENT: (0xADDRESS) NAME=VALUE...\n"
+	       "the event's own fields as ftrace formats them, until CMD exits or\n"
+	       "SIGINT/SIGTERM; then disable them and remove the instance. Cached probes\n"
+	       "not defined in probecache.ko yet are defined first and deleted again at\n"
+	       "the end. Without PATTERN, every probe defined in the module is traced.\n"
+	       "  -p, --pid PID   only hits in process PID (set_event_pid)\n"
 	       "  -h, --help      show this help\n"
-	       "With -- CMD, only CMD's process is traced.\n", pc_prog);
+	       "With -- CMD, only CMD's process (and its children) is traced.\n"
+	       "Kernels without trace events for probecache (Debian 5.10) cannot trace:\n"
+	       "use arm and status there.\n", pc_prog);
 }
 
 int cmd_trace(int argc, char **argv)
@@ -485,7 +494,7 @@ int cmd_trace(int argc, char **argv)
 			return trace_help(), 0;
 		if (opt != 'p')
 			return pc_usage("trace");
-		t.pid = t.arm_pid = strtol(optarg, &end, 10);
+		t.pid = strtol(optarg, &end, 10);
 		if (*end || t.pid <= 0)
 			return pc_err("trace: -p '%s': not a process id", optarg), pc_usage("trace");
 	}
@@ -505,6 +514,5 @@ int cmd_trace(int argc, char **argv)
 		if (ret && ret != -EEXIST)
 			return ret;
 	}
-	ret = run(&t, argv + optind, npats, cmd);
-	return ret;
+	return run(&t, argv + optind, npats, cmd);
 }

@@ -1,7 +1,11 @@
 #!/bin/bash
 # Host suite for probecache-resolve's cache commands: scan, list, del, clear,
 # patterns, clashes A and B, staleness/gc, and what arm/disarm/status write to
-# and read from a fake sysfs tree (PROBECACHE_SYSFS). Real arming is in the VM.
+# and read from a fake sysfs tree (PROBECACHE_SYSFS). The lazy-arming commands
+# (define, arm = define + count, disarm and its EBUSY, scan/add defining,
+# preload markers, trace's refusals) run against tests/cli/fakemod.c, an
+# LD_PRELOAD stand-in that applies control lines to the fake tree as the
+# module's ABI says. Real arming is in the VM.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/lib/tap.sh"
 
@@ -9,10 +13,12 @@ if [ -z "${PC_BIN:-}" ]; then
 	make -s -C "$top/user" >/dev/null || { echo "Bail out! cannot build user/"; exit 1; }
 	PC_BIN=$top/user/probecache-resolve
 fi
-make -s -C "$top/tests/fixtures" build/rs_sem build/rs_twin build/rs_ver_v1 build/rs_ver_v2 >/dev/null || { echo "Bail out! cannot build fixtures"; exit 1; }
+make -s -C "$top/tests/fixtures" build/rs_sem build/rs_twin build/rs_ver_v1 build/rs_ver_v2 build/dw_app >/dev/null || { echo "Bail out! cannot build fixtures"; exit 1; }
 FX=$top/tests/fixtures/build
 T=$(mktemp -d /tmp/pc-cli.XXXXXX)
 trap 'rm -rf "$T"' EXIT
+cc -Wall -Wextra -Werror -shared -fPIC -o "$T/fakemod.so" "$top/tests/cli/fakemod.c" -ldl ||
+	{ echo "Bail out! cannot build tests/cli/fakemod.c"; exit 1; }
 export PROBECACHE_DIR=$T/cache
 export PROBECACHE_SYSFS=$T/nosysfs
 LIBSTDCXX=/usr/lib/x86_64-linux-gnu/libstdc++.so.6
@@ -197,7 +203,8 @@ out=$(pc arm "sdt_rs_ver:step@$app" 2>&1)
 check "clash B: arm says which build-id it chose and why" \
 	grep -q "arming $v2, the one the file has now ($v1 is stale)" <<< "$out"
 check_eq "clash B: only the current version's record is written" \
-	"add p:sdt_rs_ver/step $v2 $app:" "$(cut -d: -f1-3 "$T/sys/control" | sed 's/0x.*//')"
+	"add p:sdt_rs_ver/step $v2 $app:" "$(grep '^add ' "$T/sys/control" | cut -d: -f1-3 | sed 's/0x.*//')"
+check_eq "arm then starts counting it" "count sdt_rs_ver:step" "$(grep -v '^add ' "$T/sys/control")"
 
 : > "$T/sys/control"
 pc arm -p 4242 'sdt_libstdcxx:throw' >/dev/null 2>&1
@@ -294,18 +301,23 @@ p=$T/sys/probes/sdt_libstdcxx:throw
 mkdir -p "$p"
 echo 0.1 > "$T/sys/version"; echo 1 > "$T/sys/nr_probes"
 echo armed > "$p/state"; echo 7 > "$p/hits"; echo "$(bid "$real")" > "$p/build_id"
+echo 2 > "$p/consumers"; echo 1 > "$p/counting"; echo 1 > "$T/sys/nr_armed"
 echo "$real" > "$p/path"; echo 0xa90a1 > "$p/offset"; echo 0 > "$p/ref_ctr_offset"
 echo "arg1=%di:u64 arg2=%si:u64" > "$p/args"; echo 0 > "$p/pid"
 out=$(pc status)
-check "status shows module version and probe count" grep -q "^probecache 0.1 (.*): 1 probes" <<< "$out"
-check "status shows state and hits" grep -qE '^sdt_libstdcxx:throw +armed +7 ' <<< "$out"
-check "status --json is valid with hits" sh -c \
-	"'$PC_BIN' status --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d[\"probes\"][0][\"hits\"]==7'"
+check "status shows module version and probe counts" grep -q "^probecache 0.1 (.*): 1 probes defined, 1 armed" <<< "$out"
+check "status shows state, consumers, counting and hits" grep -qE '^sdt_libstdcxx:throw +armed +2 +yes +7 ' <<< "$out"
+check "status --json is valid with state, consumers, counting and hits" sh -c \
+	"'$PC_BIN' status --json | python3 -c 'import json,sys; d=json.load(sys.stdin); p=d[\"probes\"][0]; \
+assert (p[\"state\"],p[\"consumers\"],p[\"counting\"],p[\"hits\"],d[\"nr_armed\"])==(\"armed\",2,True,7,1)'"
 check "list --available marks the armed event" sh -c \
 	"'$PC_BIN' list --available | grep -q 'sdt_libstdcxx:throw .*\[SDT event, armed\]'"
 : > "$T/sys/control"
 out=$(pc disarm 'sdt_libstdcxx:*')
 check_eq "disarm writes del GROUP:EVENT" "del sdt_libstdcxx:throw" "$(cat "$T/sys/control")"
+: > "$T/sys/control"
+out=$(pc disarm --keep-defined 'sdt_libstdcxx:*')
+check_eq "disarm --keep-defined writes nocount GROUP:EVENT" "nocount sdt_libstdcxx:throw" "$(cat "$T/sys/control")"
 : > "$T/sys/control"
 check_eq "disarm of nothing armed matching exits 1" 1 "$(rc pc disarm 'nosuch:*')"
 rm -rf "$T/sys/probes"
@@ -346,8 +358,157 @@ check_eq "an entry mixing x86-64 and arm64 registers is refused" 1 "$?"
 check "naming the register" grep -q "entry sdt_pcfix:mem: arg2: unknown register; nothing imported" <<< "$out"
 export PROBECACHE_DIR=$T/cache
 
+# ---- lazy arming against the fake module (fakemod.so) ----
+F=$T/fk
+mkdir -p "$F/sys" "$F/etc" "$F/run"
+: > "$F/sys/control"; echo 0 > "$F/sys/nr_probes"; echo 0.1 > "$F/sys/version"
+fk() { env PROBECACHE_SYSFS="$F/sys" LD_PRELOAD="$T/fakemod.so" "$PC_BIN" "$@"; }
+fkrc() { fk "$@" > "$T/fk.out" 2> "$T/fk.err"; echo $?; }
+probe() { cat "$F/sys/probes/$1/$2" 2>&1; }
+cp "$FX/rs_sem" "$T/tree/rs_sem"
+sem_bid=$(bid "$T/tree/rs_sem")
+
+check_eq "scan with the module loaded: exit 0" 0 "$(fkrc scan "$T/tree/rs_sem")"
+check_eq "  defines exactly the scanned file's probes (libstdc++, rs_twin are cached too)" \
+	"add $sem_bid|add $sem_bid" "$(cut -d' ' -f1,3 "$F/sys/control" | paste -sd'|')"
+alw=$(ls "$F/sys/probes" | grep '^sdt_rs:always')
+check_eq "  under the clash-A name where rs_twin has the same probe" "sdt_rs:always_${sem_bid:0:8}" "$alw"
+check_eq "  and says so" "scan: 2 defined in probecache.ko, 0 already, 0 skipped, 0 failed" \
+	"$(tail -n 1 "$T/fk.out")"
+check_eq "  state defined, no consumer, not counting" "defined 0 0" \
+	"$(probe sdt_rs:tick state) $(probe sdt_rs:tick consumers) $(probe sdt_rs:tick counting)"
+: > "$F/sys/control"
+check_eq "a rescan: exit 0, both already defined" "0 scan: 0 defined in probecache.ko, 2 already, 0 skipped, 0 failed" \
+	"$(fkrc scan "$T/tree/rs_sem") $(tail -n 1 "$T/fk.out")"
+rm -rf "$F/sys/probes"; echo 0 > "$F/sys/nr_probes"; : > "$F/sys/control"
+check_eq "scan --no-define with the module loaded writes nothing" "0 " \
+	"$(fkrc scan --no-define "$T/tree/rs_sem") $(cat "$F/sys/control")"
+
+check_eq "define: exit 0" 0 "$(fkrc define sdt_rs:tick)"
+check_eq "  says what it defined" "defined sdt_rs:tick ($T/tree/rs_sem)" "$(head -n 1 "$T/fk.out")"
+check_eq "  sends add only, no count" "add" "$(cut -d' ' -f1 "$F/sys/control" | paste -sd' ')"
+check_eq "define again: already defined, exit 0" "0 0 defined, 1 already defined, 0 skipped, 0 failed" \
+	"$(fkrc define sdt_rs:tick) $(tail -n 1 "$T/fk.out")"
+: > "$F/sys/control"
+check_eq "arm of a defined probe: exit 0" 0 "$(fkrc arm sdt_rs:tick)"
+check_eq "  sends add (EEXIST, the same probe) then count" "count sdt_rs:tick" "$(cat "$F/sys/control")"
+check_eq "  reports it armed" "armed sdt_rs:tick ($T/tree/rs_sem)" "$(head -n 1 "$T/fk.out")"
+check_eq "  module: armed, 1 consumer, counting" "armed 1 1" \
+	"$(probe sdt_rs:tick state) $(probe sdt_rs:tick consumers) $(probe sdt_rs:tick counting)"
+check_eq "arm again: already armed, nothing sent" "0 0 armed, 1 already armed, 0 skipped, 0 failed|" \
+	"$(: > "$F/sys/control"; fkrc arm sdt_rs:tick) $(tail -n 1 "$T/fk.out")|$(cat "$F/sys/control")"
+check_eq "arm of an undefined probe defines and counts it" "add count" \
+	"$(: > "$F/sys/control"; fk arm -q "sdt_rs:always@$T/tree/rs_sem"; cut -d' ' -f1 "$F/sys/control" | paste -sd' ')"
+
+# a perf/ftrace consumer beside the counter: del is refused, nothing lost
+echo 2 > "$F/sys/probes/sdt_rs:tick/consumers"
+check_eq "disarm while perf holds the event: exit 1" 1 "$(fkrc disarm sdt_rs:tick)"
+check_eq "  names the probe, perf/ftrace, the consumers and that nothing changed" \
+	"probecache-resolve: sdt_rs:tick ($T/tree/rs_sem): in use by perf, ftrace or a BPF program (consumers 2): not deleted, nothing changed; run disarm again once they have stopped" \
+	"$(cat "$T/fk.err")"
+check_eq "  summary counts it in use" "0 disarmed, 1 in use (unchanged), 0 already gone" "$(tail -n 1 "$T/fk.out")"
+check_eq "  the probe is still there, still counting" "armed 1" \
+	"$(probe sdt_rs:tick state) $(probe sdt_rs:tick counting)"
+echo 1 > "$F/sys/probes/sdt_rs:tick/consumers"
+check_eq "disarm again once perf is gone: exit 0" 0 "$(fkrc disarm sdt_rs:tick)"
+check "  the probe is deleted" test ! -e "$F/sys/probes/sdt_rs:tick"
+check_eq "disarm --keep-defined: stops counting, keeps the event" "0 defined 0 0" \
+	"$(fkrc disarm -k "$alw") $(probe "$alw" state) $(probe "$alw" counting) $(probe "$alw" consumers)"
+check_eq "  again: nothing to stop, exit 0" "0 $alw ($T/tree/rs_sem): not counting" \
+	"$(fkrc disarm -k "$alw") $(head -n 1 "$T/fk.out")"
+echo 1 > "$F/sys/probes/$alw/consumers"
+check_eq "unload while perf holds a probe: exit 1, nothing unloaded" 1 "$(fkrc unload)"
+check "  says why" grep -q "perf, ftrace or a BPF program still uses some probes" "$T/fk.err"
+echo 0 > "$F/sys/probes/$alw/consumers"
+fk disarm -q 'sdt_rs:*'
+
+# the file changed since define: count is refused with ESTALE
+fk define -q sdt_rs:tick
+touch "$F/sys/probes/sdt_rs:tick/stale_on_count"
+check_eq "arm of a probe whose file changed since define: exit 1" 1 "$(fkrc arm sdt_rs:tick)"
+check "  says the file changed since it was defined, with the module's reason" \
+	grep -q "sdt_rs:tick ($T/tree/rs_sem): the file changed since it was defined, not armed (kernel: count: .*build-id changed since add)" "$T/fk.err"
+check_eq "  not counting" 0 "$(probe sdt_rs:tick counting)"
+fk disarm -q 'sdt_rs:*'
+fk define -q sdt_rs:tick
+check_eq "arm -p of a probe defined for every process is refused" 1 "$(fkrc arm -p 4242 sdt_rs:tick)"
+check "  says why" grep -q "already defined for every process; disarm it first" "$T/fk.err"
+fk disarm -q 'sdt_rs:*'
+
+# add defines what it caches when the module is loaded
+: > "$F/sys/control"
+check_eq "add with the module loaded: exit 0" 0 "$(fkrc add -x "$FX/dw_app" 'dwt:work=dw_work n')"
+check_eq "  defines the new probe" "defined dwt:work ($FX/dw_app)" "$(grep '^defined' "$T/fk.out")"
+check_eq "  sent add only" "add p:dwt/work" "$(cut -d' ' -f1-2 "$F/sys/control")"
+: > "$F/sys/control"
+check_eq "add --no-define only caches" "0 " \
+	"$(fkrc add --no-define -x "$FX/dw_app" 'dwt:pair=dw_pair x') $(cat "$F/sys/control")"
+check_eq "add --arm defines and counts" "0 1" \
+	"$(fkrc add --arm -x "$FX/dw_app" 'dwt:pair=dw_pair x') $(probe dwt:pair counting)"
+check_eq "add --arm without the module: exit 1, says so" "1 yes" \
+	"$(PROBECACHE_SYSFS=$T/nosysfs "$PC_BIN" add --arm -x "$FX/dw_app" 'dwt:pair=dw_pair x' > /dev/null 2> "$T/fk.err"; echo $?) $(grep -q 'not loaded' "$T/fk.err" && echo yes)"
+fk disarm -q 'dwt:*'
+
+# preload: every entry defined, "count" (the default) ones counted; --stop undoes exactly that
+printf 'sdt_rs:tick          # unmarked: counted, as before\nsdt_rs:always@%s define\n' "$T/tree/rs_sem" > "$F/etc/preload.conf"
+fk define -q sdt_libstdcxx:throw
+printf 'sdt_libstdcxx:throw count\n' > "$F/etc/10.conf"
+pl() { env PROBECACHE_ETC="$F/etc" PROBECACHE_RUN="$F/run" PROBECACHE_SYSFS="$F/sys" \
+	LD_PRELOAD="$T/fakemod.so" "$PC_BIN" preload "$@"; }
+check_eq "preload --dry-run says arm for counted entries, define for the others" \
+	"would arm sdt_rs:tick|would define $alw" \
+	"$(pl --dry-run | cut -d' ' -f1-3 | paste -sd'|')"
+check_eq "preload: exit 0" 0 "$(pl > "$T/fk.out" 2>&1; echo $?)"
+check_eq "  summary: the define-only entry said apart, then the line the unit's log always had" \
+	"preload: 1 defined only (armed while perf, ftrace or BPF listen), 0 already defined|preload: 1 armed, 0 already armed, 0 skipped, 0 failed" \
+	"$(tail -n 2 "$T/fk.out" | paste -sd'|')"
+check_eq "  unmarked entry: defined and counting" "armed 1" "$(probe sdt_rs:tick state) $(probe sdt_rs:tick counting)"
+check_eq "  'define' entry: defined, not counting" "defined 0" "$(probe "$alw" state) $(probe "$alw" counting)"
+pl --config "$F/etc/10.conf" > /dev/null 2>&1
+check_eq "  the state file: what it defined, and nocount for what it only counted" \
+	"nocount sdt_libstdcxx:throw|$alw|sdt_rs:tick" "$(sort "$F/run/preloaded" | paste -sd'|')"
+check_eq "preload --stop: exit 0, counts what it undid once" "0 preload: stopped, 3 preloaded probes disarmed" \
+	"$(pl --stop > "$T/fk.out" 2>&1; echo $?) $(tail -n 1 "$T/fk.out")"
+check_eq "  deleted what it defined, stopped counting what it only counted" "no no defined 0" \
+	"$([ -e "$F/sys/probes/sdt_rs:tick" ] && echo yes || echo no) $([ -e "$F/sys/probes/$alw" ] && echo yes || echo no) $(probe sdt_libstdcxx:throw state) $(probe sdt_libstdcxx:throw counting)"
+check "  removed the state file" test ! -e "$F/run/preloaded"
+pl > /dev/null 2>&1
+echo 1 > "$F/sys/probes/$alw/consumers"
+check_eq "preload --stop while perf uses a preloaded probe: exit 1" 1 "$(pl --stop > /dev/null 2> "$T/fk.err"; echo $?)"
+check "  names the probe in use and keeps the state file" sh -c \
+	"grep -q '$alw .*consumers 1' '$T/fk.err' && test -s '$F/run/preloaded'"
+echo 0 > "$F/sys/probes/$alw/consumers"
+check_eq "  a second --stop succeeds" 0 "$(pl --stop > /dev/null 2>&1; echo $?)"
+printf 'sdt_rs:tick sometimes\n' > "$F/etc/10.conf"
+check_eq "preload refuses an unknown marker, naming file:line" 1 "$(pl --config "$F/etc/10.conf" > /dev/null 2> "$T/fk.err"; echo $?)"
+check "  and says what is allowed" grep -q "$F/etc/10.conf:1: 'sdt_rs:tick sometimes': want one PATTERN per line, optionally followed by 'count' or 'define'" "$T/fk.err"
+rm "$F/etc/10.conf"
+
+# trace: events missing (a kernel without trace events) or tracefs not mounted
+mkdir -p "$F/tracefs/events/probecache" "$F/tracefs/instances"
+fk define -q sdt_rs:tick
+check_eq "trace on a kernel without per-probe events: exit 1" 1 \
+	"$(PROBECACHE_TRACEFS=$F/tracefs fkrc trace sdt_rs:tick -- true)"
+check "  says the kernel creates no trace events and what to use instead" grep -q \
+	"sdt_rs:tick is defined in probecache.ko but $F/tracefs/events/sdt_rs/tick/enable does not exist: this kernel does not export trace_add_event_call (e.g. Debian 5.10), so probecache creates no trace events; count hits with 'arm' and 'status' instead" "$T/fk.err"
+check_eq "  created no instance" "" "$(ls "$F/tracefs/instances")"
+check_eq "trace without tracefs: exit 1, says mount it" "1 yes" \
+	"$(PROBECACHE_TRACEFS=$F/none fkrc trace sdt_rs:tick) $(grep -q 'is tracefs mounted' "$T/fk.err" && echo yes)"
+check_eq "trace of a pattern nothing matches: exit 1" 1 "$(PROBECACHE_TRACEFS=$F/tracefs fkrc trace 'nomatch:*' -- true)"
+mkdir -p "$F/tracefs/events/sdt_rs/tick"
+: > "$F/tracefs/events/sdt_rs/tick/enable"
+check_eq "trace whose instance lacks the event cannot enable it: exit 1" 1 \
+	"$(PROBECACHE_TRACEFS=$F/tracefs fkrc trace sdt_rs:tick)"
+check "  names the probe and the enable file" grep -q "trace: sdt_rs:tick: cannot enable $F/tracefs/instances/probecache-[0-9]*/events/sdt_rs/tick/enable" "$T/fk.err"
+check_eq "  and removed its instance" "" "$(ls "$F/tracefs/instances")"
+fk disarm -q 'sdt_rs:*'
+fk define -q "sdt_rs:always@$T/tree/rs_sem"
+PROBECACHE_TRACEFS=$F/tracefs fkrc trace sdt_rs:tick > /dev/null
+check_eq "trace deletes what it defined, keeps what was defined before" "$alw" \
+	"$(ls "$F/sys/probes" | grep sdt_rs | paste -sd' ')"
+
 # ---- help, clear ----
-for c in scan list del clear arm disarm status gc; do
+for c in scan list del clear define arm disarm status gc trace preload; do
 	check "help $c prints its usage" sh -c "'$PC_BIN' help $c | grep -q '^usage: probecache-resolve $c'"
 done
 out=$(pc clear)

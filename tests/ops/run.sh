@@ -228,7 +228,7 @@ printf '# boot probes\n\n  sdt_t:ok   # the good one\n' > "$etc/preload.conf"
 run env PROBECACHE_ETC="$etc" "$cli" preload --dry-run
 check_eq "preload --dry-run: a verifying entry would be armed, exit 0" \
 	"0 would arm sdt_t:ok (/usr/bin/true $truebid)" "$rc $out"
-printf 'sdt_t:stale\ngone\nnomatch_*\n' > "$etc/preload.d/10-more.conf"
+printf 'sdt_t:stale count\ngone define\nnomatch_*\n' > "$etc/preload.d/10-more.conf"
 printf 'ignored\n' > "$etc/preload.d/README"
 run env PROBECACHE_ETC="$etc" "$cli" preload --dry-run
 check_eq "preload --dry-run reads preload.d/*.conf only, exit 3 when some are skipped" "3 4" \
@@ -243,7 +243,7 @@ run env PROBECACHE_ETC="$etc" "$cli" preload --dry-run --config "$etc/preload.co
 check_eq "preload --config reads only that file" "0 1" "$rc $(printf '%s\n' "$out" | grep -c '^would ')"
 printf 'sdt_t:ok extra\n' > "$etc/preload.d/20-bad.conf"
 expect_fail "preload refuses a config line with two words, naming file:line" 1 \
-	"$etc/preload.d/20-bad.conf:1: 'sdt_t:ok extra': one PATTERN per line" \
+	"$etc/preload.d/20-bad.conf:1: 'sdt_t:ok extra': want one PATTERN per line, optionally followed by 'count' or 'define'" \
 	env PROBECACHE_ETC="$etc" "$cli" preload
 check "  ... and created no state" test ! -e "$PROBECACHE_RUN/preloaded"
 printf 'x@notapath\n' > "$etc/preload.d/20-bad.conf"

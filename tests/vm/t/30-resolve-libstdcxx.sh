@@ -1,51 +1,91 @@
-# Scan Debian's libstdc++ inside the VM, arm sdt_libstdcxx:throw through the
-# CLI, and check that a C++ program throwing N times gives exactly N hits with
-# the args it knows (arg1 = exception object, arg2 = its type_info).
+# Scan Debian's libstdc++ inside the VM with the module loaded. The scan alone
+# defines sdt_libstdcxx:* (trace events, nothing armed): perf stat -e counts a
+# thrower's hits with no other step. arm (define + the module's counting) gives
+# exactly N hits with the args the fixture knows (arg1 = exception object, arg2 =
+# its type_info); disarm is refused while ftrace has the event enabled, nothing
+# lost, and succeeds once it is disabled. Debian 5.10 exports no
+# trace_add_event_call: probes are defined and counted there, without events.
 . /pc/lib.sh
 export PROBECACHE_DIR=/tmp/pc30
 P=/sys/kernel/probecache/probes/sdt_libstdcxx:throw
 T=/sys/kernel/tracing
+E=$T/events/sdt_libstdcxx/throw
 LIB=/usr/lib/x86_64-linux-gnu/libstdc++.so.6
+REAL=$(readlink -f $LIB)
+events=yes
+[ "${PC_KERNEL:-}" = 5.10 ] && events=no
+st() { echo "$(cat $P/state 2>&1) $(cat $P/consumers 2>&1) $(cat $P/counting 2>&1)"; }
 
 pc_load || { not_ok "insmod probecache.ko"; tap_done; exit 1; }
 out=$(probecache-resolve scan $LIB 2>&1)
 check "scan libstdc++: 3 events" sh -c "echo '$out' | grep -q ': 3 events\$'"
+check_eq "scan with the module loaded defines them" \
+	"scan: 3 defined in probecache.ko, 0 already, 0 skipped, 0 failed" "$(echo "$out" | tail -n 1)"
+check_eq "defined, not armed: no consumer, not counting" "defined 0 0" "$(st)"
 check "list shows sdt_libstdcxx:throw" sh -c \
 	"probecache-resolve list | grep -qx 'sdt_libstdcxx:throw=throw'"
+
+cd /tmp || exit 1
+if [ $events = yes ]; then
+	check "perf list shows sdt_libstdcxx:throw as a Tracepoint event" sh -c \
+		"perf list 2>/dev/null | grep -q 'sdt_libstdcxx:throw .*Tracepoint'"
+	perf stat -x, -e sdt_libstdcxx:throw -- /pc/fixtures/rs_throw 9 > /dev/null 2> /tmp/stat30
+	check_eq "scan, then perf stat -e sdt_libstdcxx:throw: 9 hits, no other step" 9 \
+		"$(grep sdt_libstdcxx:throw /tmp/stat30 | cut -d, -f1)"
+	check_eq "after perf exits: defined, no consumer" "defined 0 0" "$(st)"
+else
+	check "5.10: defined all the same, but no trace event" test -d $P -a ! -e $T/events/sdt_libstdcxx
+fi
+
 out=$(probecache-resolve arm sdt_libstdcxx:throw 2>&1)
-check_eq "arm reports it armed" "armed sdt_libstdcxx:throw ($(readlink -f $LIB))" \
-	"$(echo "$out" | head -n 1)"
-check_eq "kernel state armed" armed "$(cat $P/state 2>&1)"
+check_eq "arm reports it armed" "armed sdt_libstdcxx:throw ($REAL)" "$(echo "$out" | head -n 1)"
+check_eq "kernel: armed, 1 consumer (the counter), counting" "armed 1 1" "$(st)"
 out=$(probecache-resolve arm sdt_libstdcxx:throw 2>&1)
 check "arming again counts it as already armed" sh -c "echo '$out' | grep -q '0 armed, 1 already armed'"
 
-echo 1 > $T/events/probecache/probecache_hit/enable
-: > $T/trace
+[ $events = no ] || { echo 1 > $E/enable; : > $T/trace; }
 /pc/fixtures/rs_throw 7 > /tmp/throw.out
-echo 0 > $T/events/probecache/probecache_hit/enable
+[ $events = no ] || echo 0 > $E/enable
 check_eq "fixture threw 7 times" "thrown=7" "$(tail -n 1 /tmp/throw.out)"
 check_eq "exactly 7 hits" 7 "$(cat $P/hits)"
-check "status shows the hits" sh -c \
-	"probecache-resolve status | grep -qE '^sdt_libstdcxx:throw +armed +7 '"
+check "status shows state, consumers, counting and hits" sh -c \
+	"probecache-resolve status | grep -qE '^sdt_libstdcxx:throw +armed +1 +yes +7 '"
 
-# args: the trace line of hit i carries the object and type_info rs_throw printed
-grep 'sdt_libstdcxx:throw' $T/trace | sed 's/.* arg1=\([0-9]*\) arg2=\([0-9]*\).*/\1 \2/' > /tmp/args
-n=0
-bad=0
-while read -r line; do
-	obj=$(echo "$line" | sed -n 's/.*obj=\(0x[0-9a-f]*\).*/\1/p')
-	ti=$(echo "$line" | sed -n 's/.*tinfo=\(0x[0-9a-f]*\).*/\1/p')
-	[ -n "$obj" ] || continue
-	n=$((n + 1))
-	got=$(sed -n "${n}p" /tmp/args)
-	[ "$got" = "$((obj)) $((ti))" ] || { bad=$((bad + 1)); diag "hit $n: want $((obj)) $((ti)) got $got"; }
-done < /tmp/throw.out
-check_eq "7 trace lines" 7 "$(wc -l < /tmp/args)"
-check_eq "every hit's arg1/arg2 = the object and type_info the fixture saw" 0 "$bad"
+if [ $events = yes ]; then
+	# args: the event line of hit i carries the object and type_info rs_throw printed
+	grep ' throw: (0x' $T/trace | sed 's/.* arg1=\([0-9a-fx]*\) arg2=\([0-9a-fx]*\).*/\1 \2/' > /tmp/args
+	n=0
+	bad=0
+	while read -r line; do
+		obj=$(echo "$line" | sed -n 's/.*obj=\(0x[0-9a-f]*\).*/\1/p')
+		ti=$(echo "$line" | sed -n 's/.*tinfo=\(0x[0-9a-f]*\).*/\1/p')
+		[ -n "$obj" ] || continue
+		n=$((n + 1))
+		set -- $(sed -n "${n}p" /tmp/args)
+		[ "$(($1)) $(($2))" = "$((obj)) $((ti))" ] ||
+			{ bad=$((bad + 1)); diag "hit $n: want $obj $ti got $*"; }
+	done < /tmp/throw.out
+	check_eq "7 event lines" 7 "$(wc -l < /tmp/args)"
+	check_eq "every hit's arg1/arg2 = the object and type_info the fixture saw" 0 "$bad"
+	[ "$bad" = 0 ] || head -n 3 $T/trace | sed 's/^/#   /'
+
+	echo 1 > $E/enable
+	out=$(probecache-resolve disarm 'sdt_libstdcxx:*' 2>&1); rc=$?
+	check_eq "disarm while ftrace has the event enabled: exit 1" 1 "$rc"
+	check "  names the probe, its consumers, and that nothing changed" sh -c "echo '$out' | grep -q \
+'sdt_libstdcxx:throw ($REAL): in use by perf, ftrace or a BPF program (consumers 2): not deleted, nothing changed'"
+	check_eq "  nothing lost: armed, 2 consumers, counting, 7 hits" "armed 2 1 7" "$(st) $(cat $P/hits)"
+	check_eq "  the two probes nobody used were deleted by the same call" \
+		"2 disarmed, 1 in use (unchanged), 0 already gone" "$(echo "$out" | tail -n 1)"
+	echo 0 > $E/enable
+fi
 
 out=$(probecache-resolve disarm 'sdt_libstdcxx:*' 2>&1)
-check "disarm removes the probe" test ! -e "$P"
-check_eq "disarm reports it" "disarmed sdt_libstdcxx:throw ($(readlink -f $LIB))" \
-	"$(echo "$out" | head -n 1)"
+check "disarm (no other consumer) removes the probe" test ! -e "$P"
+check_eq "disarm reports it" "disarmed sdt_libstdcxx:throw ($REAL)" "$(echo "$out" | grep ':throw ')"
+n=3
+[ $events = no ] || n=1
+check_eq "  and what else the scan defined" "$n disarmed, 0 in use (unchanged), 0 already gone" \
+	"$(echo "$out" | tail -n 1)"
 pc_unload
 tap_done

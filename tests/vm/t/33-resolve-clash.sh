@@ -7,7 +7,9 @@ sem=/pc/fixtures/rs_sem
 twin=/pc/fixtures/rs_twin
 
 pc_load || { not_ok "insmod probecache.ko"; tap_done; exit 1; }
-probecache-resolve scan $sem $twin > /dev/null
+# --no-define: only cache, so what arm does below starts from an empty module
+probecache-resolve scan --no-define $sem $twin > /dev/null
+check_eq "scan --no-define with the module loaded defines nothing" 0 "$(cat /sys/kernel/probecache/nr_probes)"
 out=$(probecache-resolve arm 'sdt_rs:always' 2>&1)
 check_eq "bare pattern arms both binaries' probes" 2 "$(echo "$out" | grep -c '^armed sdt_rs:always_')"
 check_eq "two probes in the kernel" 2 "$(ls -d /sys/kernel/probecache/probes/sdt_rs:always_* | wc -l)"

@@ -16,7 +16,7 @@ total=0
 for h in $S/probes/sdt_rs_many:*/hits; do total=$((total + $(cat $h))); done
 check_eq "each probe hit once" 100 "$total"
 out=$(probecache-resolve disarm 'sdt_rs_many:*')
-check_eq "disarm reports 100" "100 disarmed, 0 left armed or gone" "$(echo "$out" | tail -n 1)"
+check_eq "disarm reports 100" "100 disarmed, 0 in use (unchanged), 0 already gone" "$(echo "$out" | tail -n 1)"
 check_eq "none left" 0 "$(cat $S/nr_probes)"
 
 # p50's name taken by a hand-written probe at p00's offset

@@ -3,7 +3,9 @@
 # put side by side, `add` resolves five definitions (one with --arm) into the cache (a return
 # probe's event gets perf's __return suffix), then the
 # debuginfo is deleted: arming and firing use only the cache. Every hit's
-# fetched values must equal what the fixture printed for that call.
+# fetched values, read from the probes' own trace events (named, typed fields),
+# must equal what the fixture printed for that call. Debian 5.10 has no trace
+# events for probecache: there the hits are counted and the events checked absent.
 . /pc/lib.sh
 export PROBECACHE_DIR=/tmp/pc50
 T=/sys/kernel/tracing
@@ -17,10 +19,15 @@ pc_load || { not_ok "insmod probecache.ko"; tap_done; exit 1; }
 add() {
 	check "add $1" probecache-resolve add -x $APP "$1"
 }
+events=yes
+[ "${PC_KERNEL:-}" = 5.10 ] && events=no
 out=$(probecache-resolve add --arm -x $APP 'dwapp:chain=dw_chain it->in.s' 2>&1)
-check_eq "add --arm arms the new probe at once" armed "$(cat $S/dwapp:chain/state 2>&1)"
+check_eq "add --arm arms the new probe at once" "armed 1" \
+	"$(cat $S/dwapp:chain/state 2>&1) $(cat $S/dwapp:chain/counting 2>&1)"
 probecache-resolve disarm 'dwapp:chain' > /dev/null 2>&1
 add 'dwapp:work=dw_work n scale label=label:string id=it->id weight=it->weight name=it->name:string nid=it->next->id'
+check_eq "add with the module loaded defines the new probe, arms nothing" "defined 0" \
+	"$(cat $S/dwapp:work/state 2>&1) $(cat $S/dwapp:work/consumers 2>&1)"
 add 'dwapp:work_ret=dw_work%return ret=$retval:s64'
 add 'dwapp:pair=dw_pair x y'
 add 'dwapp:sum=dw_sum v0=v[0] v1=v[1] v2=v[2] n=n:u32 t1=dw_table[1]'
@@ -35,10 +42,9 @@ for p in work work_ret__return pair sum chain; do
 	check_eq "dwapp:$p state armed" armed "$(cat $S/dwapp:$p/state 2>&1)"
 done
 
-echo 1 > $T/events/probecache/probecache_hit/enable
-: > $T/trace
+[ $events = no ] || { echo 1 > $T/events/dwapp/enable; : > $T/trace; }
 $APP 3 hello > /tmp/pc50.out
-echo 0 > $T/events/probecache/probecache_hit/enable
+[ $events = no ] || echo 0 > $T/events/dwapp/enable
 check_eq "fixture ran 3 rounds" "total=" "$(tail -n 1 /tmp/pc50.out | cut -c1-6)"
 for p in work work_ret__return pair sum chain; do
 	check_eq "dwapp:$p: 3 hits" 3 "$(cat $S/dwapp:$p/hits)"
@@ -52,14 +58,20 @@ sed -n 's/^dw_pair x=\([-0-9]*\) y=\([-0-9]*\) .*/x=\1 y=\2/p' /tmp/pc50.out > /
 sed -n 's/^dw_sum v0=\([-0-9]*\) v1=\([-0-9]*\) v2=\([-0-9]*\) n=\([0-9]*\) .*/v0=\1 v1=\2 v2=\3 n=\4 t1=\2/p' \
 	/tmp/pc50.out > /tmp/pc50.sum
 sed -n 's/^dw_chain_first s=\([-0-9]*\)$/s=\1/p' /tmp/pc50.out > /tmp/pc50.chain
-for p in work ret pair sum chain; do
-	ev=$p
-	[ $p = ret ] && ev=work_ret__return
-	grep " dwapp:$ev pid=" $T/trace | sed 's/.* ip=0x[0-9a-f]* //' > /tmp/pc50.got.$p
-	check_eq "dwapp:$ev: the fixture printed 3 calls" 3 "$(grep -c . /tmp/pc50.$p)"
-	check_eq "dwapp:$ev: fetched values = what the fixture printed ($(head -n 1 /tmp/pc50.$p))" \
-		"$(cat /tmp/pc50.$p)" "$(cat /tmp/pc50.got.$p)"
-done
+if [ $events = yes ]; then
+	for p in work ret pair sum chain; do
+		ev=$p
+		[ $p = ret ] && ev=work_ret__return
+		grep " $ev: (0x" $T/trace | sed "s/.* $ev: ([^)]*) //" > /tmp/pc50.got.$p
+		check_eq "dwapp:$ev: the fixture printed 3 calls" 3 "$(grep -c . /tmp/pc50.$p)"
+		check_eq "dwapp:$ev: event fields = what the fixture printed ($(head -n 1 /tmp/pc50.$p))" \
+			"$(cat /tmp/pc50.$p)" "$(cat /tmp/pc50.got.$p)"
+	done
+	check "the string field is typed __data_loc char[] in the event format" \
+		grep -q 'field:__data_loc char\[\] label;' $T/events/dwapp/work/format
+else
+	check "5.10: no trace events, the hits above counted all the same" test ! -e $T/events/dwapp
+fi
 
 probecache-resolve disarm 'dwapp:*' > /dev/null 2>&1
 check "disarm removes them" test ! -e $S/dwapp:work
