@@ -25,6 +25,7 @@
 
 #include <linux/probecache.h>
 
+#include "canon.h"
 #include "debuginfo.h"
 #include "dwarf.h"
 #include "pc.h"
@@ -2154,9 +2155,9 @@ int pc_dw_open(const char *binary, struct pc_dw_file **out)
 	*out = NULL;
 	if (!f)
 		return -ENOMEM;
-	if (!realpath(binary, f->meta.path)) {
-		ret = -errno;
-		pc_err("%s: %s", binary, strerror(errno));
+	ret = pc_canonical_path(binary, f->meta.path);
+	if (ret) {
+		pc_err("%s: %s", binary, strerror(-ret));
 		goto fail;
 	}
 	f->base.bin = f->meta.path;

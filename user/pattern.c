@@ -4,11 +4,13 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <linux/probecache.h>
 
+#include "canon.h"
 #include "pattern.h"
 #include "pc.h"
 
@@ -18,7 +20,12 @@ static int parse_qualifier(struct pc_pattern *p, const char *q)
 
 	if (q[0] == '/') {
 		p->path = strdup(q);
-		p->real = realpath(q, NULL);	/* the cache holds canonical paths */
+		/* the cache holds canonical paths */
+		p->real = malloc(PATH_MAX);
+		if (p->real && pc_canonical_path(q, p->real)) {
+			free(p->real);
+			p->real = NULL;
+		}
 		return p->path ? 0 : -ENOMEM;
 	}
 	for (i = 0; q[i]; i++)

@@ -28,6 +28,7 @@
 
 #include "arm.h"
 #include "cache.h"
+#include "canon.h"
 #include "pc.h"
 #include "sdt.h"
 
@@ -251,8 +252,9 @@ static int scan_one(const char *arg, struct scan_stats *st, bool explicit)
 	char real[PATH_MAX];
 	int ret;
 
-	if (!realpath(arg, real))
-		return scan_fail(arg, -errno, st);
+	ret = pc_canonical_path(arg, real);
+	if (ret)
+		return scan_fail(arg, ret, st);
 	ret = is_elf(real);
 	if (ret < 0)
 		return scan_fail(arg, ret, st);
@@ -293,6 +295,7 @@ static int scan_arg(const char *arg, struct scan_stats *st)
 {
 	char real[PATH_MAX];
 	struct stat sb;
+	int ret;
 
 	if (stat(arg, &sb))
 		return scan_fail(arg, -errno, st);
@@ -306,8 +309,9 @@ static int scan_arg(const char *arg, struct scan_stats *st)
 		return -EISDIR;
 	}
 	/* FTW_PHYS keeps the walk inside the tree, but /lib -> usr/lib must be entered. */
-	if (!realpath(arg, real))
-		return scan_fail(arg, -errno, st);
+	ret = pc_canonical_path(arg, real);
+	if (ret)
+		return scan_fail(arg, ret, st);
 	cur_stats = st;
 	if (nftw(real, walk_fn, 16, FTW_PHYS))
 		return scan_fail(arg, -errno, st);

@@ -1,0 +1,1 @@
+test_canon_SRCS := ../../user/canon.c
