@@ -293,7 +293,6 @@ static int pc_consumer_get_locked(struct pc_probe *p,
 	else
 		p->nr_systemwide++;
 	write_unlock(&p->filter_lock);
-	p->nr_consumers++;
 	if (!p->registered)
 		ret = pc_arm(p, err);
 	else if (!covered)
@@ -306,14 +305,13 @@ static int pc_consumer_get_locked(struct pc_probe *p,
 	else
 		p->nr_systemwide--;
 	write_unlock(&p->filter_lock);
-	p->nr_consumers--;
 	return ret;
 }
 
 static void pc_consumer_put_locked(struct pc_probe *p,
 				   struct perf_event *task_event)
 {
-	bool covered;
+	bool covered, last;
 
 	write_lock(&p->filter_lock);
 	if (task_event)
@@ -323,13 +321,28 @@ static void pc_consumer_put_locked(struct pc_probe *p,
 	covered = p->nr_systemwide ||
 		  (task_event && ((task_event->hw.target->flags & PF_EXITING) ||
 				  pc_task_wants(p, task_event->hw.target->mm)));
+	last = !p->nr_systemwide && list_empty(&p->perf_tasks);
 	write_unlock(&p->filter_lock);
-	if (!--p->nr_consumers) {
+	if (last) {
 		pc_disarm_nosync(p);
 		pc_uprobe_unregister_sync();
 	} else if (!covered && p->registered) {
 		pc_apply(p);
 	}
+}
+
+/* ftrace files, the counter and CPU-wide perf events, then per-task ones. */
+unsigned int pc_nr_consumers(struct pc_probe *p)
+{
+	struct perf_event *event;
+	unsigned int n;
+
+	read_lock(&p->filter_lock);
+	n = p->nr_systemwide;
+	list_for_each_entry(event, &p->perf_tasks, hw.tp_list)
+		n++;
+	read_unlock(&p->filter_lock);
+	return n;
 }
 
 /* @task_event: a perf event bound to a task, NULL for any other consumer. */

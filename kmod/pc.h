@@ -110,7 +110,6 @@ struct pc_probe {
 	 * core calls our reg callback with it held), before pc_apply_lock.
 	 */
 	struct mutex lock;
-	unsigned int nr_consumers;
 	bool registered;
 	bool counting;
 	/* What the uprobe filter reads; written under both locks. */
@@ -183,6 +182,7 @@ u64 pc_probe_hits(const struct pc_probe *p);
 /* arm.c: consumers, arming, the uprobe callbacks, stale detection */
 extern atomic_t pc_nr_armed;
 void pc_arm_init_probe(struct pc_probe *p);
+unsigned int pc_nr_consumers(struct pc_probe *p);
 int pc_consumer_get(struct pc_probe *p, struct perf_event *task_event,
 		    struct pc_err *err);
 void pc_consumer_put(struct pc_probe *p, struct perf_event *task_event);

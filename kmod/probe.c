@@ -400,17 +400,16 @@ static void pc_probe_kill(struct pc_probe *p)
 {
 	mutex_lock(&p->lock);
 	WRITE_ONCE(p->counting, false);
-	p->nr_consumers = 0;
 	pc_disarm_nosync(p);
 	atomic_set(&p->state, PC_STATE_DELETED);
 	mutex_unlock(&p->lock);
 }
 
-static int pc_busy_error(const struct pc_probe *p, struct pc_err *err)
+static int pc_busy_error(struct pc_probe *p, struct pc_err *err)
 {
 	return pc_err_set(err, -EBUSY, "event",
 			  "%s is in use by ftrace or perf (%u consumers); stop tracing it first",
-			  p->name, READ_ONCE(p->nr_consumers));
+			  p->name, pc_nr_consumers(p));
 }
 
 /*

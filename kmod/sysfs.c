@@ -101,7 +101,7 @@ static ssize_t state_show(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t consumers_show(struct kobject *kobj,
 			      struct kobj_attribute *attr, char *buf)
 {
-	return sysfs_emit(buf, "%u\n", READ_ONCE(to_probe(kobj)->nr_consumers));
+	return sysfs_emit(buf, "%u\n", pc_nr_consumers(to_probe(kobj)));
 }
 
 static ssize_t counting_show(struct kobject *kobj, struct kobj_attribute *attr,
