@@ -13,7 +13,7 @@
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/path.h>
-#include <linux/rwlock.h>
+#include <linux/spinlock.h>	/* rwlock_t (rwlock.h may not be included directly) */
 #include <linux/workqueue.h>
 
 #include "record.h"
