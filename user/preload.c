@@ -454,6 +454,8 @@ static int preload_stop(void)
 	ret = state_split(&names, &del, &nocount);
 	if (!ret && names.n && pc_module_loaded())
 		ret = undo(&del, &nocount, &n);
+	else if (!ret)
+		n = names.n;	/* no module: they went with it (apt remove's order) */
 	/* probes still in use stay listed: a later --stop retries them */
 	if (!ret && unlink(path) && errno != ENOENT)
 		ret = -errno;
