@@ -213,15 +213,7 @@ static int write_shard(unsigned int k, struct lines *l)
 		if (!i || strcmp(l->v[i], l->v[i - 1]))
 			fprintf(f, "%s\n", l->v[i]);
 	fputs("end\n", f);
-	if (fflush(f) || fchmod(fd, 0644) || fsync(fd))
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+	return pc_file_commit(f, tmp, path, 0644);
 }
 
 /* ---- reading ---- */

@@ -406,15 +406,7 @@ int pc_debugcache_funcs_write(const char *bid, uint64_t info_size, const char *l
 	fprintf(f, "probecache-funcs 1\ndebug_info %llu\n", (unsigned long long)info_size);
 	fwrite(lines, 1, len, f);
 	fputs("end\n", f);
-	if (fflush(f) || fchmod(fd, 0644) || fsync(fd))
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, file))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+	return pc_file_commit(f, tmp, file, 0644);
 }
 
 int pc_debugcache_gc(bool (*keep)(const char *bid, void *ctx), void *ctx, bool dry,

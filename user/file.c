@@ -97,6 +97,21 @@ int pc_read_file(const char *path, unsigned int flags, size_t max, char **buf, s
 	return ret;
 }
 
+int pc_file_commit(FILE *f, const char *tmp, const char *path, mode_t mode)
+{
+	int ret = 0;
+
+	if (fflush(f) || (mode && fchmod(fileno(f), mode)) || fsync(fileno(f)))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}
+
 const char *pc_file_strerror(int err)
 {
 	switch (err) {

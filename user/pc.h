@@ -66,6 +66,14 @@ bool pc_same_content(const struct stat *a, const struct stat *b);
 /* strerror() for the codes above: "not a regular file", "is a symbolic link"... */
 const char *pc_file_strerror(int err);
 
+/*
+ * Finish a file written through @f into @tmp (beside @path): flushed, given
+ * @mode (0: as created), synced and closed, then renamed over @path, so a
+ * reader sees the old file or the new one whole; on any error @tmp is
+ * removed. Returns 0 or -errno.
+ */
+int pc_file_commit(FILE *f, const char *tmp, const char *path, mode_t mode);
+
 /* sysfs root: $PROBECACHE_SYSFS, else PROBECACHE_SYSFS_DIR (lets tests use a fake tree). */
 const char *pc_sysfs_dir(void);
 

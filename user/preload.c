@@ -335,7 +335,6 @@ static int state_write(const struct pc_strset *a)
 	const char *dir = env_dir("PROBECACHE_RUN", "/run/probecache");
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	FILE *f;
-	int ret = 0;
 
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return -errno;
@@ -346,15 +345,7 @@ static int state_write(const struct pc_strset *a)
 		return -errno;
 	for (int i = 0; i < a->n; i++)
 		fprintf(f, "%s\n", a->v[i]);
-	if (fflush(f) || fsync(fileno(f)))
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
+	return pc_file_commit(f, tmp, path, 0);
 }
 
 struct totals {
