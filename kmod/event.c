@@ -13,7 +13,9 @@
  * the adding and removing from its reg callback when we toggle it with
  * trace_set_clr_event(). The ctl event records nothing.
  */
+#include <linux/magic.h>
 #include <linux/module.h>
+#include <linux/namei.h>
 #include <linux/percpu.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
@@ -497,15 +499,59 @@ out:
 	return ret;
 }
 
+/*
+ * tracefs names every event events/GROUP/EVENT: one lookup there answers
+ * "does GROUP/EVENT exist" where trace_get_event_file() walks the list of
+ * all events, which made defining n probes O(n^2). Used when tracefs is
+ * mounted whole at /sys/kernel/tracing in the writer's namespace (it is one
+ * superblock wherever mounted); 1 = exists, 0 = not, -errno = cannot tell.
+ * (vfs_path_lookup() would save the second walk: 6.1 does not declare it.)
+ * A miss leaves no negative dentry that could hide the event we then add:
+ * 6.1's tracefs_create_dir() reuses it, eventfs drops it at once.
+ */
+#define PC_TRACEFS_EVENTS	"/sys/kernel/tracing/events"
+
+static int pc_event_lookup_tracefs(const char *group, const char *event)
+{
+	char name[sizeof(PC_TRACEFS_EVENTS "/") + 2 * PROBECACHE_NAME_MAX + 1];
+	struct super_block *sb;
+	struct path path;
+	int ret;
+
+	ret = kern_path(PC_TRACEFS_EVENTS, LOOKUP_FOLLOW, &path);
+	if (ret)
+		return ret;
+	sb = path.dentry->d_sb;
+	if (sb->s_magic != TRACEFS_MAGIC || path.mnt->mnt_root != sb->s_root ||
+	    path.dentry->d_parent != sb->s_root)
+		ret = -ENOENT;
+	path_put(&path);
+	if (ret)
+		return -ENOENT;
+	snprintf(name, sizeof(name), PC_TRACEFS_EVENTS "/%s/%s", group, event);
+	ret = kern_path(name, 0, &path);
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	ret = path.dentry->d_sb == sb ? 1 : -ENOENT;
+	path_put(&path);
+	return ret;
+}
+
 /* The core does not refuse a second GROUP/EVENT; we must. */
 int pc_event_check_name(struct pc_probe *p, struct pc_err *err)
 {
 	struct trace_event_file *file;
+	int ret;
 
-	file = trace_get_event_file(NULL, p->group, p->event);
-	if (IS_ERR(file))
+	ret = pc_event_lookup_tracefs(p->group, p->event);
+	if (ret < 0) {
+		file = trace_get_event_file(NULL, p->group, p->event);
+		ret = !IS_ERR(file);
+		if (ret)
+			trace_put_event_file(file);
+	}
+	if (!ret)
 		return 0;
-	trace_put_event_file(file);
 	return pc_err_set(err, -EEXIST, "event",
 			  "trace event %s/%s already exists (uprobe_events, kprobe_events or a module)",
 			  p->group, p->event);

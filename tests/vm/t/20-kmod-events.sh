@@ -127,6 +127,18 @@ check "del stale" kctl "del st:tick"
 echo "p:dup/ev $S:$pc_sdt_OFF_pc_add" > $TR/uprobe_events
 check "GROUP/EVENT of a uprobe_events event refused" kfail "add p:dup/ev $B $S:$pc_sdt_OFF_pc_add"
 check "last_error: exists" sh -c "grep -q 'trace event dup/ev already exists' $PC_SYSFS/last_error"
+# The name check looks events/GROUP/EVENT up in tracefs at /sys/kernel/tracing; where
+# something else is mounted there (a tmpfs, in a mount namespace of its own) it must ask
+# the tracing core instead: the clash is still refused, a look-alike directory is no clash.
+notracefs() { # LINE: write LINE to control with a tmpfs over /sys/kernel/tracing
+	unshare -m sh -c "mount -t tmpfs none $TR && mkdir -p $TR/events/fake/ev &&
+		echo '$1' | $PCF/pc_write $PC_SYSFS/control 2> /dev/null"
+}
+refused_notracefs() { ! notracefs "$1"; }
+check "refused where /sys/kernel/tracing is not tracefs" refused_notracefs "add p:dup/ev $B $S:$pc_sdt_OFF_pc_add"
+check "a look-alike events/fake/ev there is no clash" notracefs "add p:fake/ev $B $S:$pc_sdt_OFF_pc_add"
+check "fake/ev is a trace event" test -f "$(tev fake:ev)/id"
+check "del fake/ev" kctl "del fake:ev"
 echo > $TR/uprobe_events
 check "clear" kctl clear
 check_eq "nothing defined" "0" "$(cat $PC_SYSFS/nr_probes)"
