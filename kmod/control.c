@@ -362,14 +362,55 @@ static bool pc_ctl_capable(const struct file *file)
 }
 
 /* Consume @count bytes of @w's write() at @off; see pc_control_write(). */
+/* Note where @batch's newest add line is: a failed publish rewinds there. */
+static void pc_ctl_mark(const struct pc_writer *w, struct list_head *batch,
+			size_t start, size_t len)
+{
+	struct pc_probe *p = list_last_entry(batch, struct pc_probe, op_node);
+
+	p->op_line = w->line;
+	p->op_start = start;
+	p->op_len = len;
+}
+
+/*
+ * Apply the line of @len bytes at @buf + *@done that a '\n' ends. An add
+ * line joins @batch; any other line first publishes the batch, so that it
+ * sees the definitions before it applied. Errors are reported here; a
+ * failed publish has rewound *@done to the line that failed.
+ */
+static int pc_ctl_step(struct pc_writer *w, const char *buf, size_t *done,
+		       size_t len, struct pc_command *cmd,
+		       struct list_head *batch)
+{
+	bool batched = pc_ctl_batchable(w, buf + *done, len);
+	struct pc_err err = {};
+	int ret;
+
+	if (!batched) {
+		ret = pc_ctl_flush(w, buf, batch, cmd, done);
+		if (ret)
+			return ret;
+	}
+	ret = pc_ctl_line(w, buf + *done, len, cmd, batch, &err);
+	if (!ret && !batched && !list_empty(batch))
+		ret = pc_ctl_publish_now(w, len, batch, cmd, &err);
+	if (ret) {
+		pc_ctl_error(w, &err);
+		return ret;
+	}
+	if (batched)
+		pc_ctl_mark(w, batch, *done, len);
+	return 0;
+}
+
 static ssize_t pc_ctl_consume(struct pc_writer *w, const char *buf,
 			      loff_t off, size_t count, struct pc_command *cmd)
 {
 	size_t done = 0, len;
-	struct pc_err err;
+	struct pc_err err = {};
 	LIST_HEAD(batch);
 	const char *nl;
-	bool batched;
 	int ret = 0;
 
 	if (off == 0 || off != w->next_off) {
@@ -378,59 +419,28 @@ static ssize_t pc_ctl_consume(struct pc_writer *w, const char *buf,
 	}
 	while (done < count) {
 		nl = memchr(buf + done, '\n', count - done);
-		len = nl ? nl - (buf + done) : count - done;
-		memset(&err, 0, sizeof(err));
-		batched = nl && pc_ctl_batchable(w, buf + done, len);
-		/* Other commands see the definitions before them applied. */
-		if (nl && !batched) {
-			ret = pc_ctl_flush(w, buf, &batch, cmd, &done);
-			if (ret)
-				goto out;
-		}
-		if (nl)
-			ret = pc_ctl_line(w, buf + done, len, cmd, &batch, &err);
-		else
-			ret = pc_ctl_hold(w, buf + done, len, &err);
-		if (!ret && nl && !batched && !list_empty(&batch))
-			ret = pc_ctl_publish_now(w, len, &batch, cmd, &err);
-		if (ret) {
-			pc_ctl_error(w, &err);
-			break;
-		}
-		if (batched) {
-			struct pc_probe *p = list_last_entry(&batch,
-							     struct pc_probe,
-							     op_node);
-
-			p->op_line = w->line;
-			p->op_start = done;
-			p->op_len = len;
-		}
 		if (!nl) {
-			done += len;
+			ret = pc_ctl_hold(w, buf + done, count - done, &err);
+			if (ret)
+				pc_ctl_error(w, &err);
+			else
+				done = count;
 			break;
 		}
+		len = nl - (buf + done);
+		ret = pc_ctl_step(w, buf, &done, len, cmd, &batch);
+		if (ret)
+			break;
 		w->plen = 0;
 		done += len + 1;
 		w->line++;
 	}
 	/* A failure publishing an earlier line is the one reported. */
 	ret = pc_ctl_flush(w, buf, &batch, cmd, &done) ?: ret;
-out:
 	w->next_off = off + done;
 	return done ? done : ret;
 }
 
-/*
- * kernfs hands a write() to us in chunks of at most PAGE_SIZE. Lines end at
- * '\n'; text after the last one is kept as the start of the next line of
- * the same writer (open file), so any split of the text into write()s
- * (stdio buffers, kernfs chunks) gives the same lines, whatever other
- * writers do meanwhile. On a rejected line the lines before it stay applied
- * and we return their byte count; the writer resends from the rejected
- * line, which then comes first and fails write() with errno. No global lock
- * is held here: verifying a record reads the named file (probe.c).
- */
 ssize_t pc_control_write(struct file *file, const char *buf, loff_t off,
 			 size_t count)
 {

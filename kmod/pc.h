@@ -130,9 +130,8 @@ struct pc_probe {
 	u64 ref_ctr_offset;
 	char *pathname;
 	char *args_text;
-	char group[PROBECACHE_NAME_MAX + 1];
-	char event[PROBECACHE_NAME_MAX + 1];
-	char name[2 * PROBECACHE_NAME_MAX + 2];	/* GROUP:EVENT */
+	char *name;			/* GROUP:EVENT; owns the buffer of: */
+	const char *group, *event;	/* (10 000 probes: sized, not maxed) */
 	unsigned int fixed_size;	/* event record after trace_entry, no strings */
 	unsigned int nargs;
 	struct pc_fetch_arg args[];

@@ -81,6 +81,7 @@ void pc_probe_release(struct kobject *kobj)
 	free_percpu(p->hits);
 	kfree(p->pathname);
 	kfree(p->args_text);
+	kfree(p->name);
 	kfree(p);
 	if (atomic_dec_and_test(&pc_live))
 		wake_up_var(&pc_live);
@@ -178,11 +179,24 @@ static void pc_probe_copy_record(struct pc_probe *p,
 	p->ref_ctr_offset = rec->ref_ctr_offset;
 	p->build_id_len = rec->build_id_len;
 	memcpy(p->build_id, rec->build_id, rec->build_id_len);
-	strscpy(p->group, rec->group, sizeof(p->group));
-	strscpy(p->event, rec->event, sizeof(p->event));
-	snprintf(p->name, sizeof(p->name), "%s:%s", rec->group, rec->event);
 	for (i = 0; i < rec->nargs; i++)
 		p->args[i].arg = rec->args[i];
+}
+
+/* One buffer "GROUP:EVENT\0GROUP\0EVENT\0": name, group, event. */
+static int pc_probe_set_names(struct pc_probe *p, const struct pc_record *rec)
+{
+	size_t glen = strlen(rec->group), elen = strlen(rec->event);
+	char *buf;
+
+	buf = kmalloc(2 * (glen + elen + 2), GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	sprintf(buf, "%s:%s", rec->group, rec->event);
+	p->name = buf;
+	p->group = strcpy(buf + glen + elen + 2, rec->group);
+	p->event = strcpy(buf + 2 * glen + elen + 3, rec->event);
+	return 0;
 }
 
 /* Everything about @p that does not need the file. */
@@ -200,7 +214,8 @@ static struct pc_probe *pc_probe_alloc(const struct pc_record *rec)
 	pc_probe_copy_record(p, rec);
 	p->hits = alloc_percpu(u64);
 	p->pathname = kmemdup_nul(rec->path, rec->path_len, GFP_KERNEL);
-	if (!p->hits || !p->pathname || pc_probe_set_text(p, rec) ||
+	if (!p->hits || !p->pathname || pc_probe_set_names(p, rec) ||
+	    pc_probe_set_text(p, rec) ||
 	    pc_fetch_layout(p) || pc_event_create(p)) {
 		kobject_put(&p->kobj);
 		return NULL;
