@@ -13,7 +13,10 @@
 #          made-up or wrong fetch, a PLT stub, an @SYMBOL uprobes cannot take;
 #          where both print, each of our probe points must be one of perf's
 # A row whose outcome is not the expected one fails. The summary line counts
-# the classes. Then: libc.so.6 with libc6-dbg (aliases, optimized-out args),
+# the classes. Every definition we print for a program (not a library) is also
+# run under gdb (gdb-values.py): at each of the first hits, each fetch of ours
+# must give the value gdb reads from the DWARF for that expression, so "ours"
+# and "differ" rows are checked by value, not only by where they probe. Then: libc.so.6 with libc6-dbg (aliases, optimized-out args),
 # stripped + .gnu_debuglink, debuginfod, storing into a cache, --force.
 #
 # Environment: PERF (default perf), CLI (default user/probecache-resolve).
@@ -111,6 +114,36 @@ differ|dw_app_O0|dw_work dw_total dw_calls|perf prints @SYMBOL+0, which uprobe_e
 differ|dw_app|dw_work dw_table[1]|perf prints @SYMBOL+4, which uprobe_events rejects; we give @+FILEOFF
 differ|dw_lib.so|dw_pair%return \$retval|perf adds a return probe on the dw_pair@plt stub"
 
+# values BIN DEF OURS: the value oracle (gdb-values.py) on each definition in file OURS
+# that we made for DEF on executable BIN: at each of the first hits, gdb says from the
+# DWARF what every argument expression is, and our fetch, evaluated from the registers
+# and memory as uprobe_events would, must equal it. Prints a TAP line; n_values counts.
+n_values=0
+values() {
+	local b=$1 def=$2 exprs= line out res
+	case $def in *" "*) exprs=${def#* } ;; esac
+	res=$tmp/values.txt
+	: > "$res"
+	while read -r line; do
+		out=$(PC_DEF="$line" PC_EXPRS="$exprs" PC_RUN=2 timeout 120 \
+			gdb -q -batch -nx -x "$top/tests/dwarf/gdb-values.py" < /dev/null 2>&1)
+		grep -E '^(ok|bad|error|hits) ' <<< "$out" >> "$res"
+		grep -q '^hits [1-9]' <<< "$out" || echo "bad: no hit at ${line%% *} (gdb: $(tail -n 1 <<< "$out"))" >> "$res"
+	done < "$3"
+	if grep -qv '^\(ok\|hits\) ' "$res"; then
+		not_ok "values: $(basename "$b") '$def': ours differ from gdb's"
+		grep -v '^\(ok\|hits\) ' "$res" | sed 's/^/#   /' | head -n 6
+	else
+		n_values=$((n_values + $(grep -c '^ok ' "$res")))
+		ok "values: $(basename "$b") '$def': $(grep -c '^ok ' "$res") fetched values equal gdb's"
+	fi
+}
+
+# executable BIN: a program gdb can run (an interpreter), not a library
+executable() {
+	readelf -l "$1" 2> /dev/null | grep -q 'program interpreter'
+}
+
 n_eq=0 n_ours=0 n_none=0 n_differ=0
 while IFS='|' read -r want bin def why; do
 	b=$FX/$bin
@@ -151,6 +184,11 @@ while IFS='|' read -r want bin def why; do
 	else
 		not_ok "$bin '$def': expected $want, got $got"
 	fi
+	# Same place is not the same value: every definition we print, on a program, is
+	# checked against gdb's reading of the DWARF (perf's "ours" rows have no other oracle).
+	if [ $orc = 0 ] && executable "$b"; then
+		values "$b" "$def" "$tmp/ours.out"
+	fi
 	case $got in
 	eq) n_eq=$((n_eq + 1)) ;;
 	ours) n_ours=$((n_ours + 1)); sed 's/^/#   ours: /' "$tmp/ours.out" ;;
@@ -164,6 +202,7 @@ while IFS='|' read -r want bin def why; do
 done <<< "$table"
 diag "parity: $n_eq equal, $n_ours perf refuses and we resolve, $n_none both refuse," \
 	"$n_differ perf wrong and we differ"
+diag "values: $n_values fetched values equal gdb's"
 
 # ---- libc.so.6 with libc6-dbg (/usr/lib/debug/.build-id) ----
 LIBC=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6)
