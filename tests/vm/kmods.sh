@@ -23,7 +23,10 @@ kver=$3 chroot=${4:-}
 unpack() {
 	d=$1 tmp=$1.tmp
 	rm -rf "$d" "$tmp" && mkdir -p "$tmp"
-	"$vm/chroot.sh" "$chroot" --run "$tmp" sh -c "cd '$tmp' &&
+	# Under the chroot's own lock (chroot.sh's DIR.lock): another kernel's install may be
+	# running apt-get update there (tests/run-all.sh builds caches side by side).
+	flock "$("$vm/chroot.sh" "$chroot" --print-dir).lock" \
+		"$vm/chroot.sh" "$chroot" --run "$tmp" sh -c "cd '$tmp' &&
 		{ apt-get download -q linux-modules-$kver || apt-get download -q linux-image-$kver; }" \
 		> "$tmp.log" 2>&1 ||
 		{ cat "$tmp.log" >&2; die "no linux-modules-$kver or linux-image-$kver"; }
