@@ -8,12 +8,17 @@
 # the whole VM suite on the oldest (5.10), default (6.1) and newest (7.3) kernels and the
 # debug kernel, the kernel-facing scripts (1x: the module, 3x: the CLI driving it) on the
 # others (6.12, 6.12-deb13, 7.3-rt), the arm64 script (70-arm64) on arm64-6.1 and
-# arm64-7.3: README "Kernels"; then kasan and sysboot.
-# How a suite's output is judged: tests/lib/suite-verdict.sh.
+# arm64-7.3: README "Kernels"; then sysboot; the debug kernel's suite and kasan last: on a
+# fresh machine that kernel's build (tests/lib/caches.sh) is the longest, so it gets the most
+# time to finish beside the other suites.
+# How a suite's output is judged: tests/lib/suite-verdict.sh. The machine-wide caches the
+# suites need are built in the background from the start (tests/lib/caches.sh; logs in
+# build/caches/), each suite waiting for its own before it runs.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 . tests/lib/suite-verdict.sh
+. tests/lib/caches.sh
 
 host_suites() {
 	local d
@@ -26,8 +31,28 @@ host_suites() {
 suites=("$@")
 if [ ${#suites[@]} -eq 0 ]; then
 	suites=(unit fuzz $(host_suites) vm:5.10 vm:6.1 'vm:6.12:[13]*' 'vm:6.12-deb13:[13]*'
-		vm:7.3 'vm:7.3-rt:[13]*' vm:arm64-6.1 vm:arm64-7.3 vm:debug kasan vm:sysboot)
+		vm:7.3 'vm:7.3-rt:[13]*' vm:arm64-6.1 vm:arm64-7.3 vm:sysboot vm:debug kasan)
 fi
+
+# cache_of SUITE: the name of the machine-wide cache SUITE needs built, if any
+cache_of() {
+	case "$1" in
+	vm:debug|kasan) echo debug-kernel ;;
+	vm:sysboot) echo sysimage ;;
+	vm:*) local k=${1#vm:}; echo "kernel-${k%%:*}" ;;
+	esac
+}
+
+# start_cache NAME: its builder in the background (tests/lib/caches.sh). A kernel's:
+# its chroot, headers and vmlinuz (kernel.sh), and for x86 its disk modules (kmods.sh).
+start_cache() {
+	case "$1" in
+	debug-kernel) cache_start "$1" tests/vm/debug-kernel.sh ;;
+	sysimage) cache_start "$1" tests/vm/sysimage.sh ;;
+	kernel-arm64-*) cache_start "$1" tests/vm/kernel.sh "${1#kernel-}" ;;
+	kernel-*) cache_start "$1" tests/vm/kmods.sh "${1#kernel-}" ;;
+	esac
+}
 
 run_suite() {
 	case "$1" in
@@ -44,13 +69,35 @@ run_suite() {
 	esac
 }
 
+# start_caches SUITE...: every cache the suites need, the debug kernel's first (the
+# longest build, about 25 minutes of both cores), the others in the order of their suites.
+start_caches() {
+	local s c
+	for s in "$@"; do
+		[ "$(cache_of "$s")" != debug-kernel ] || start_cache debug-kernel
+	done
+	for s in "$@"; do
+		c=$(cache_of "$s")
+		[ -z "$c" ] || start_cache "$c"
+	done
+}
+
+trap cache_stop EXIT
+trap 'exit 130' INT TERM
+start_caches "${suites[@]}"
 pass=0 fail=0 skip=0 failed_suites=()
 for s in "${suites[@]}"; do
 	echo "# ---- $s"
 	start=$(date +%s)
 	log=$(mktemp)
-	run_suite "$s" 2>&1 | tee "$log"
-	rc=${PIPESTATUS[0]}
+	# A failed cache fails the suite (its "not ok", the log tail, a plan) unrun.
+	cache_wait $(cache_of "$s") > "$log"
+	rc=$?
+	cat "$log"
+	if [ "$rc" -eq 0 ]; then
+		run_suite "$s" 2>&1 | tee -a "$log"
+		rc=${PIPESTATUS[0]}
+	fi
 	suite_verdict "$s" "$rc" "$log"
 	rm -f "$log"
 	echo "# ---- $s: $SV_PASS passed, $SV_FAIL failed, $SV_SKIP skipped in $(( $(date +%s) - start ))s"

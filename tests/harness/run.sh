@@ -6,6 +6,7 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/lib/tap.sh"
+. "$top/tests/lib/suite-verdict.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -121,5 +122,49 @@ vmlogs "$tmp/vm/rcu" && sed -i '2a [  300.000000] rcu: INFO: rcu_sched self-dete
 report_fails "report.sh fails an RCU stall" "$tmp/vm/rcu" "kernel log is clean"
 vmlogs "$tmp/vm/killed" 143
 report_fails "report.sh fails a script killed at its limit" "$tmp/vm/killed" "killed at its 78 s limit"
+
+## ---- caches: suites wait for their background builders; a failed builder fails them
+# caches SCRIPT [TIMEOUT]: SCRIPT in a bash that sourced tests/lib/caches.sh, builder logs
+# in $tmp/caches; sets rc, out and secs (its wall time)
+caches() {
+	local t0=$SECONDS
+	out=$(cd "$tmp" && CACHE_LOGDIR=$tmp/caches CACHE_TIMEOUT=${2:-60} \
+		bash -c ". '$top/tests/lib/caches.sh'; $1" 2>&1)
+	rc=$?
+	secs=$((SECONDS - t0))
+}
+
+caches "cache_start good sh -c 'sleep 1; echo built-it'; cache_wait good"
+check_eq "a suite whose builder succeeds runs after it (control)" 0 "$rc"
+check "the wait is a comment naming the cache and its log" \
+	grep -qx "# cache good: waited [0-9]*s for its builder (started [0-9]*s earlier; log $tmp/caches/good.log)" <<< "$out"
+check_eq "the builder's output goes to its log, not the TAP stream" \
+	"built-it|$(grep -c built-it <<< "$out")" "$(cat "$tmp/caches/good.log")|0"
+
+caches "cache_start bad sh -c 'echo step-one; echo broken-here >&2; exit 3'; cache_wait bad"
+check_eq "a suite whose builder failed fails" 1 "$rc"
+check_eq "it says which cache failed, how, and where its log is" \
+	"not ok 1 - cache bad built (exit 3; log $tmp/caches/bad.log)" "$(grep '^not ok' <<< "$out")"
+check "it shows the log's tail as comments" grep -qx '#   broken-here' <<< "$out"
+printf '%s\n' "$out" > "$tmp/bad.tap"
+suite_verdict vm:x 1 "$tmp/bad.tap" > "$tmp/bad.verdict"
+check_eq "run-all counts it as one failure, with no other complaint (a plan ends it)" \
+	"0 1 0|" "$SV_PASS $SV_FAIL $SV_SKIP|$(cat "$tmp/bad.verdict")"
+
+caches "cache_start bad sh -c 'exit 2'; cache_wait bad > /dev/null; cache_wait bad"
+check_eq "every suite waiting for a failed cache fails, not only the first" \
+	"1 1" "$rc $(grep -c '^not ok 1 - cache bad built (exit 2' <<< "$out")"
+
+caches "cache_start hung sleep 30; cache_wait hung" 1
+check_eq "a hung builder fails its suite at CACHE_TIMEOUT instead of hanging the run" \
+	"1 1" "$rc $(grep -c "^not ok 1 - cache hung built (exit 124: timed out after 1s" <<< "$out")"
+check "... promptly" test "$secs" -lt 10
+
+caches "cache_start slow sh -c 'echo started; sleep 3; echo finished'; sleep 1; cache_stop; wait"
+check_eq "cache_stop (run-all's exit) ends a running builder" \
+	"started" "$(cat "$tmp/caches/slow.log")"
+
+caches "cache_wait; cache_wait not-started"
+check_eq "a suite needing no cache, or one not started here, does not wait" "0|" "$rc|$out"
 
 tap_done

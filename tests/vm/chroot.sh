@@ -17,14 +17,15 @@
 #                                          /proc mounted and DIR bind-mounted at the same path
 #                                          (in the caller's directory if that is under DIR)
 #
-# Chroots live in /var/cache/probecache-test/chroot-RELEASE (debootstrap minbase from the
-# mirror the host's apt sources use; another SUITE such as RELEASE-backports is added when a
-# kernel comes from it); kernels and compilers are Debian packages.
+# Chroots live in CACHE/chroot-RELEASE, CACHE being $PROBECACHE_TEST_CACHE (default
+# /var/cache/probecache-test): debootstrap minbase from the mirror the host's apt sources
+# use; another SUITE such as RELEASE-backports is added when a kernel comes from it.
+# Kernels and compilers are Debian packages.
 set -eu
 
 release=${1:?usage: chroot.sh RELEASE [--print-dir | --kernel SUITE VER FLAVOUR | --foreign-kernel ARCH VER FLAVOUR | --run DIR CMD...]}
 shift
-cache=/var/cache/probecache-test
+cache=${PROBECACHE_TEST_CACHE:-/var/cache/probecache-test}
 dir=$cache/chroot-$release
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # Besides the kernel headers (which bring the compiler): kernel-doc (W=1) needs perl's

@@ -7,8 +7,9 @@
 #   debs.sh ARCH RELEASE get PKG...        download PKG (newest of RELEASE, RELEASE-updates,
 #                                          RELEASE-backports) once; prints each .deb's path
 #
-# State lives in /var/cache/probecache-test/apt-ARCH-RELEASE (the index is refreshed once a
-# day); the mirrors are the ones the host's apt sources use (main archive and security).
+# State lives in $PROBECACHE_TEST_CACHE (default /var/cache/probecache-test)/apt-ARCH-RELEASE
+# (the index is refreshed once a day); the mirrors are the ones the host's apt sources use
+# (main archive and security).
 set -eu
 
 arch=${1:?usage: debs.sh ARCH RELEASE search REGEX | get PKG...}
@@ -16,7 +17,8 @@ release=${2:?usage: debs.sh ARCH RELEASE search REGEX | get PKG...}
 cmd=${3:?usage: debs.sh ARCH RELEASE search REGEX | get PKG...}
 shift 3
 top=$(cd "$(dirname "$0")/../.." && pwd)
-dir=/var/cache/probecache-test/apt-$arch-$release
+cache=${PROBECACHE_TEST_CACHE:-/var/cache/probecache-test}
+dir=$cache/apt-$arch-$release
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 
 die() { echo "debs.sh: $*" >&2; exit 1; }
@@ -52,7 +54,7 @@ setup() {
 	fi
 }
 
-mkdir -p /var/cache/probecache-test
+mkdir -p "$cache"
 exec 6> "$dir.lock"
 flock 6
 setup

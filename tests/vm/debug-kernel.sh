@@ -6,7 +6,7 @@
 #   (no args)    build if DIR is missing, then print DIR
 #   --print-dir  print DIR, build nothing
 #   --force      rebuild even if DIR exists, then print DIR
-# DIR = ${PROBECACHE_KCACHE:-/var/cache/probecache-test}/debug-SRCVER-HASH, SRCVER being
+# DIR = ${PROBECACHE_TEST_CACHE:-/var/cache/probecache-test}/debug-SRCVER-HASH, SRCVER being
 # the linux-source-$series package version and HASH covering the fragment's option lines and
 # the recipe below, so changing either builds a new kernel beside the old one.
 # The build log is DIR.log; on failure its tail goes to stderr.
@@ -19,7 +19,7 @@ frag=$here/debug-kernel.config
 # stock kernels are booted as they are.
 series=6.12
 tarball=/usr/src/linux-source-$series.tar.xz
-cache=${PROBECACHE_KCACHE:-/var/cache/probecache-test}
+cache=${PROBECACHE_TEST_CACHE:-/var/cache/probecache-test}
 # Everything that shapes .config besides the fragment: bump it when the steps change.
 recipe="tinyconfig + kvm_guest.config + fragment; olddefconfig; bzImage modules"
 

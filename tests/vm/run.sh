@@ -153,12 +153,8 @@ make_initramfs_arm64() {
 # The disk tests (19-kmod-fs, 35-container) need a virtio disk with ext4 and xfs and
 # overlayfs. Where a kernel builds these as modules, their .ko files (with what
 # modules.dep says they need, decompressed) go to /pc/kmods/ and /init insmods them in
-# the order of /pc/kmods/order. Modules come from the installed kernel (host or chroot),
-# or, where only the vmlinuz was unpacked (5.10, 7.3, 7.3-rt), from that kernel's
-# linux-modules-K (7.x) or linux-image-K package, unpacked once per machine into
-# /var/cache/probecache-test/kmods-K.
+# the order of /pc/kmods/order; tests/vm/kmods.sh names the kernel's modules directory.
 DISK_MODULES="virtio_pci:VIRTIO_PCI virtio_blk:VIRTIO_BLK ext4:EXT4_FS xfs:XFS_FS overlay:OVERLAY_FS"
-CACHE=${PROBECACHE_TEST_CACHE:-/var/cache/probecache-test}
 
 kernel_config() { # the .config of the kernel under test
 	local c
@@ -166,40 +162,6 @@ kernel_config() { # the .config of the kernel under test
 		[ -f "$c" ] && { echo "$c"; return 0; }
 	done
 	die "no .config for $kver"
-}
-
-modules_dir() { # the directory holding kernel/ and modules.dep for $kver
-	local base= d m
-	[ -z "$chroot" ] || base=$("$vm/chroot.sh" "$chroot" --print-dir)
-	for d in "$base/lib/modules/$kver" "$base/usr/lib/modules/$kver"; do
-		[ -f "$d/modules.dep" ] && [ -d "$d/kernel" ] && { echo "$d"; return 0; }
-	done
-	[ -n "$chroot" ] || die "no modules for $kver in /lib/modules (linux-image-$kver)"
-	d=$CACHE/kmods-$kver
-	if [ ! -f "$d/.done" ]; then
-		(
-			flock 7
-			[ -f "$d/.done" ] && exit 0
-			rm -rf "$d" "$out/kdeb" && mkdir -p "$out/kdeb" "$d"
-			"$vm/chroot.sh" "$chroot" --run "$out/kdeb" sh -c "cd '$out/kdeb' &&
-				{ apt-get download -q linux-modules-$kver || apt-get download -q linux-image-$kver; }" \
-				> "$out/kdeb.log" 2>&1 ||
-				{ cat "$out/kdeb.log" >&2; die "no linux-modules-$kver or linux-image-$kver"; }
-			deb=$(ls "$out"/kdeb/*.deb | head -n 1)
-			[ -n "$deb" ] || die "no package downloaded for $kver"
-			dpkg-deb -x "$deb" "$d/root" || die "cannot unpack $deb"
-			rm -rf "$out/kdeb"
-			m=$d/root/lib/modules/$kver
-			[ -d "$m" ] || m=$d/root/usr/lib/modules/$kver
-			[ -d "$m" ] || die "no modules directory in the package of $kver"
-			depmod -b "${m%/lib/modules/*}" "$kver" 2> /dev/null || die "depmod for $kver failed"
-			touch "$d/.done"
-		) 7> "$CACHE/kmods-$kver.lock" || exit 1
-	fi
-	for m in "$d/root/lib/modules/$kver" "$d/root/usr/lib/modules/$kver"; do
-		[ ! -f "$m/modules.dep" ] || { echo "$m"; return 0; }
-	done
-	die "no modules.dep under $d"
 }
 
 # disk_modules DEST: the .ko files of DISK_MODULES that are not built in, and their
@@ -216,7 +178,7 @@ disk_modules() {
 		m) ;;
 		*) die "$kver: CONFIG_$sym is '${val:-unset}': the disk tests need it" ;;
 		esac
-		[ -n "$mdir" ] || mdir=$(modules_dir)
+		[ -n "$mdir" ] || mdir=$("$vm/kmods.sh" "$kernel") || die "no modules directory for $kver"
 		line=$(grep -E "(^|/)$name\.ko(\.xz|\.zst|\.gz)?:" "$mdir/modules.dep" | head -n 1)
 		[ -n "$line" ] || die "$kver: $name is not in $mdir/modules.dep"
 		# modules.dep lists a module's dependencies so that the last loads first.

@@ -4,16 +4,16 @@
 # needs, the 6.1 cloud kernel package with its headers (the test kernel, so /lib/modules
 # is the real one and DKMS builds for it) and the 6.12 cloud kernel without headers (the
 # test installs those to see DKMS autoinstall rebuild). Built once per machine into
-# /var/cache/probecache-test/sysimage-KEY/{rootfs.img,initrd.img,kver}; KEY hashes this
-# script, scripts/mirror.sh, both kernel versions and the CLI's library packages, so
-# changing any rebuilds it.
+# CACHE/sysimage-KEY/{rootfs.img,initrd.img,kver}, CACHE being $PROBECACHE_TEST_CACHE
+# (default /var/cache/probecache-test); KEY hashes this script, scripts/mirror.sh, both
+# kernel versions and the CLI's library packages, so changing any rebuilds it.
 # Needs root, debootstrap, network to the mirror apt's sources name, and the kernel
 # packages installed on the host (scripts/setup.sh); the .debs of the headers the test
 # installs in the VM are left in the same directory, debs-6.12/.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$top/tests/vm
-cache=/var/cache/probecache-test
+cache=${PROBECACHE_TEST_CACHE:-/var/cache/probecache-test}
 codename=bookworm
 
 # cli_lib_pkgs: the Debian packages owning the libraries probecache-resolve links,
