@@ -82,7 +82,8 @@ PC_BT=/mnt/bpftrace
 # and debugfs below it), /dev, /tmp and /pc bound into it; else prints why not.
 pc_bpftrace_root() {
 	if [ ! -x "$PC_BT/usr/bin/bpftrace" ]; then
-		echo "no bpftrace on $PC_BT:" $(cat /pc/bpftrace.missing /run/pc-disks.err 2> /dev/null)
+		_why=$(cat /pc/bpftrace.missing /run/pc-disks.err 2> /dev/null)
+		echo "no bpftrace on $PC_BT: ${_why:-no disk attached (run.sh attaches it for *-bpftrace.sh scripts)}"
 		return 1
 	fi
 	for _m in proc:bind sys:rbind dev:bind tmp:bind pc:bind; do

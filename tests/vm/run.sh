@@ -70,6 +70,8 @@ not_applicable() {
 	5.10:17-kmod-perf.sh|5.10:20-kmod-events.sh|5.10:71-bpftrace.sh)
 		echo "no trace events: Debian 5.10 does not export trace_add_event_call (5.12+ does)" ;;
 	debug:61-dkms.sh) echo "DKMS builds against a distribution headers package; the debug kernel has none" ;;
+	debug:71-bpftrace.sh)
+		echo "bpftrace 0.17 types tracepoint args from BTF or kernel headers; the debug kernel has neither (clang: 'linux/types.h' file not found)" ;;
 	arm64-*:7[0-9]-arm64*.sh) ;;
 	arm64-*:*) echo "an x86-64 script (its CLI, fixtures and tools are x86-64 binaries)" ;;
 	*:7[0-9]-arm64*.sh) echo "an arm64 script" ;;
