@@ -6,15 +6,20 @@
 #                                          --names-only), one a line, sorted -V
 #   debs.sh ARCH RELEASE get PKG...        download PKG (newest of RELEASE, RELEASE-updates,
 #                                          RELEASE-backports) once; prints each .deb's path
+#   debs.sh ARCH RELEASE closure PKG...    NAME=VERSION of PKG and everything it needs on an
+#                                          empty system (Depends, Pre-Depends), sorted
+#   debs.sh ARCH RELEASE fetch DIR NAME=VERSION...
+#                                          download exactly these into DIR (not kept here);
+#                                          prints each .deb's path
 #
 # State lives in $PROBECACHE_TEST_CACHE (default /var/cache/probecache-test)/apt-ARCH-RELEASE
 # (the index is refreshed once a day); the mirrors are the ones the host's apt sources use
 # (main archive and security).
 set -eu
 
-arch=${1:?usage: debs.sh ARCH RELEASE search REGEX | get PKG...}
-release=${2:?usage: debs.sh ARCH RELEASE search REGEX | get PKG...}
-cmd=${3:?usage: debs.sh ARCH RELEASE search REGEX | get PKG...}
+arch=${1:?usage: debs.sh ARCH RELEASE search REGEX | get PKG... | closure PKG... | fetch DIR NAME=VERSION...}
+release=${2:?usage: debs.sh ARCH RELEASE search REGEX | get PKG... | closure PKG... | fetch DIR NAME=VERSION...}
+cmd=${3:?usage: debs.sh ARCH RELEASE search REGEX | get PKG... | closure PKG... | fetch DIR NAME=VERSION...}
 shift 3
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${PROBECACHE_TEST_CACHE:-/var/cache/probecache-test}
@@ -76,6 +81,21 @@ get)
 			f=$(ls "$dir/debs/${p}_"*.deb | sort -V | tail -n 1)
 		fi
 		echo "$f"
+	done ;;
+closure)
+	# The status file is empty: apt resolves the whole closure, libc6 included.
+	apt_ install -s --no-install-recommends "$@" > "$dir/closure.log" 2>&1 ||
+		{ tail -n 20 "$dir/closure.log" >&2; die "cannot resolve $* ($arch $release)"; }
+	sed -n 's/^Inst \([^ ]*\) (\([^ ]*\) .*/\1=\2/p' "$dir/closure.log" | sort ;;
+fetch)
+	d=${1:?fetch DIR NAME=VERSION...}
+	shift
+	(cd "$d" && apt_ download "$@") > "$dir/download.log" 2>&1 ||
+		{ tail -n 5 "$dir/download.log" >&2; die "cannot download $* ($arch $release)"; }
+	for p in "$@"; do
+		# apt names the file NAME_VERSION_ARCH.deb, an epoch's colon as %3a
+		f=$d/${p%%=*}_$(echo "${p#*=}" | sed 's/:/%3a/')_
+		ls "$f"*.deb 2> /dev/null || die "downloaded no $f*.deb"
 	done ;;
 *) die "unknown command $cmd" ;;
 esac

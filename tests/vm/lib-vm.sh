@@ -64,3 +64,42 @@ pc_disk() {
 	echo "/mnt/$1 is not an $1 mount: $(cat /run/pc-disks.err 2> /dev/null)"
 	return 1
 }
+
+# pc_missing WHAT: a script cannot run because WHAT is missing from the VM: a failure
+# under CI=true (CI must run everything, PC_CI from run.sh), a skip elsewhere.
+pc_missing() {
+	if [ "${PC_CI:-}" = true ]; then
+		not_ok "$1 (missing under CI=true)"
+	else
+		ok "# SKIP $1"
+	fi
+}
+
+# Bookworm's bpftrace: run.sh's third disk (tests/vm/bpfimage.sh), a root of its own.
+PC_BT=/mnt/bpftrace
+
+# pc_bpftrace_root: succeeds once $PC_BT holds bpftrace with the VM's /proc, /sys (tracefs
+# and debugfs below it), /dev, /tmp and /pc bound into it; else prints why not.
+pc_bpftrace_root() {
+	if [ ! -x "$PC_BT/usr/bin/bpftrace" ]; then
+		_why=$(cat /pc/bpftrace.missing /run/pc-disks.err 2> /dev/null)
+		echo "no bpftrace on $PC_BT: ${_why:-no disk attached (run.sh attaches it for *-bpftrace.sh scripts)}"
+		return 1
+	fi
+	for _m in proc:bind sys:rbind dev:bind tmp:bind pc:bind; do
+		grep -q " $PC_BT/${_m%:*} " /proc/mounts && continue
+		mount -o "${_m#*:}" "/${_m%:*}" "$PC_BT/${_m%:*}" || return 1
+	done
+}
+
+# pc_bpftrace ARGS...: bpftrace ARGS in its root (paths under /pc and /tmp are the same)
+pc_bpftrace() {
+	chroot "$PC_BT" /usr/bin/bpftrace "$@"
+}
+
+# pc_bpftrace_unbind: undo pc_bpftrace_root's binds (the disk stays mounted)
+pc_bpftrace_unbind() {
+	for _m in pc tmp dev sys proc; do
+		! grep -q " $PC_BT/$_m " /proc/mounts || umount -l "$PC_BT/$_m"
+	done
+}

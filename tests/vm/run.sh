@@ -59,15 +59,19 @@ workload_env() {
 	*)	echo "PC_MANY=10000 PC_RACE_ROUNDS=25" ;;
 	esac
 	echo "PC_KERNEL=$1"
+	# Scripts missing something they need fail under CI=true instead of skipping.
+	echo "PC_CI=${CI:-}"
 }
 
 # not_applicable KERNEL SCRIPT: why SCRIPT is left out on KERNEL (empty: it runs).
 # Left out, not skipped inside the VM: a SKIP fails CI, and these cannot run there.
 not_applicable() {
 	case "$1:$2" in
-	5.10:17-kmod-perf.sh|5.10:20-kmod-events.sh)
+	5.10:17-kmod-perf.sh|5.10:20-kmod-events.sh|5.10:71-bpftrace.sh)
 		echo "no trace events: Debian 5.10 does not export trace_add_event_call (5.12+ does)" ;;
 	debug:61-dkms.sh) echo "DKMS builds against a distribution headers package; the debug kernel has none" ;;
+	debug:71-bpftrace.sh)
+		echo "bpftrace 0.17 types tracepoint args from BTF or kernel headers; the debug kernel has neither (clang: 'linux/types.h' file not found)" ;;
 	arm64-*:7[0-9]-arm64*.sh) ;;
 	arm64-*:*) echo "an x86-64 script (its CLI, fixtures and tools are x86-64 binaries)" ;;
 	*:7[0-9]-arm64*.sh) echo "an arm64 script" ;;
@@ -209,6 +213,23 @@ make_disks() {
 	mkfs.xfs -q -f -L pc-xfs "$out/xfs.img" || die "mkfs.xfs failed (apt-get install xfsprogs)"
 }
 
+# bpftrace_disk: where a selected script is named *-bpftrace.sh, the image of bookworm's
+# bpftrace (tests/vm/bpfimage.sh, built once per machine) as a third disk, vdc, which
+# /init mounts read-only on /mnt/bpftrace (/pc/disks.extra). Other runs go without it.
+# Without the image the run goes on: /pc/bpftrace.missing says why, and the script
+# reports it (a failure under CI=true).
+bpf_img=
+bpftrace_disk() {
+	ls "$root"/pc/t/*-bpftrace.sh > /dev/null 2>&1 || return 0
+	if bpf_img=$("$vm/bpfimage.sh" 2> "$out/bpfimage.log"); then
+		echo "vdc:ext4:/mnt/bpftrace:ro" > "$root/pc/disks.extra"
+	else
+		bpf_img=
+		log "no bpftrace image: $(tail -n 1 "$out/bpfimage.log")"
+		{ echo "tests/vm/bpfimage.sh failed:"; tail -n 5 "$out/bpfimage.log"; } > "$root/pc/bpftrace.missing"
+	fi
+}
+
 # copy_host PATH...: copy host files (and symlink targets, and the libraries ldd
 # names for ELF files) to the same paths under the initramfs root.
 copy_host() {
@@ -269,6 +290,7 @@ make_initramfs() {
 		cp "$t" "$root/pc/t/"
 	done
 	ls "$root"/pc/t/*.sh > /dev/null 2>&1 || die "no in-VM test matches ${VM_TESTS:-*} in $testdir"
+	bpftrace_disk
 	local d
 	for d in ${VM_EXTRA_MODULES:-}; do
 		build_module "$d" "$out/extra/$(basename "$d")"
@@ -303,7 +325,8 @@ watch_vm() {
 boot() {
 	rm -f "$out/console.log" "$out/tap.log"
 	log "booting $kver ($(du -h "$out/initrd.gz" | cut -f1) initramfs)"
-	local fixed=
+	local fixed= extra=()
+	[ -z "${bpf_img:-}" ] || extra=(-drive "file=$bpf_img,format=raw,if=virtio,readonly=on")
 	[ -z "${VM_FACTOR:-}" ] || fixed=" pc_factor10=$(awk -v f="$VM_FACTOR" 'BEGIN { printf "%d", f * 10 }')"
 	if [ "$arch" = arm64 ]; then
 		# virt's second PL011 (QEMU >= 10) is the TAP port, ttyAMA1.
@@ -317,7 +340,7 @@ boot() {
 			-no-reboot -display none -monitor none \
 			-serial "file:$out/console.log" -serial "file:$out/tap.log" \
 			-drive "file=$out/ext4.img,format=raw,if=virtio,cache=unsafe" \
-			-drive "file=$out/xfs.img,format=raw,if=virtio,cache=unsafe" \
+			-drive "file=$out/xfs.img,format=raw,if=virtio,cache=unsafe" "${extra[@]}" \
 			-kernel "$vmlinuz" -initrd "$out/initrd.gz" \
 			-append "console=ttyS0 loglevel=5 panic=-1 oops=panic panic_on_warn=0$fixed" &
 	fi
