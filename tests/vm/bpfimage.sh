@@ -8,15 +8,16 @@
 # The image holds bpftrace, busybox as /bin/sh and the closure apt resolves for them on
 # an empty system (tests/vm/debs.sh closure: libc6 included), unpacked without maintainer
 # scripts, with an ld.so.cache: no debootstrap, no package manager run in a chroot. It
-# lives in /var/cache/probecache-test/bpftrace-KEY/bpftrace.img; KEY hashes this script
-# and the NAME=VERSION list of the closure, so a new package version rebuilds it.
+# lives in CACHE/bpftrace-KEY/bpftrace.img (CACHE: $PROBECACHE_TEST_CACHE, default
+# /var/cache/probecache-test); KEY hashes this script and the NAME=VERSION list of the
+# closure, so a new package version rebuilds it.
 # Cost (measured on a 2-core machine): 61 MB downloaded, 18 s; a 346 MB image (272 MB
 # used, sparse); 1.8 s per run once cached (the closure is resolved again for the key).
 # Needs root (the cache directory) and network to the mirror the host's apt sources name.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$top/tests/vm
-cache=/var/cache/probecache-test
+cache=${PROBECACHE_TEST_CACHE:-/var/cache/probecache-test}
 release=bookworm
 
 die() { echo "bpfimage: $*" >&2; exit 1; }
