@@ -638,6 +638,18 @@ static void pc_emit_perf(struct pc_event *ev, struct pt_regs *regs,
 }
 #endif
 
+static void pc_emit(struct pc_event *ev, struct pt_regs *regs, const u8 *rec,
+		    unsigned int size, bool ftrace, bool perf)
+{
+	if (ftrace)
+		pc_emit_ftrace(ev, rec, size);
+	if (perf)
+		pc_emit_perf(ev, regs, rec, size);
+}
+
+/* A record of registers and constants only is small: it goes on the stack. */
+#define PC_STACK_RECORD	128
+
 void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,
 		  unsigned long func, unsigned long ip)
 {
@@ -649,14 +661,18 @@ void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,
 
 	if (!ftrace && !perf)
 		return;
+	if (p->nofault && p->fixed_size <= PC_STACK_RECORD) {
+		u64 rec[PC_STACK_RECORD / sizeof(u64)];
+
+		size = pc_fetch_record(p, regs, func, ip, (u8 *)rec);
+		pc_emit(ev, regs, (u8 *)rec, size, ftrace, perf);
+		return;
+	}
 	/* The scratch's mutex, not preemption: fetching may sleep. */
 	s = per_cpu_ptr(pc_scratch, raw_smp_processor_id());
 	mutex_lock(&s->lock);
 	size = pc_fetch_record(p, regs, func, ip, s->rec);
-	if (ftrace)
-		pc_emit_ftrace(ev, s->rec, size);
-	if (perf)
-		pc_emit_perf(ev, regs, s->rec, size);
+	pc_emit(ev, regs, s->rec, size, ftrace, perf);
 	mutex_unlock(&s->lock);
 }
 

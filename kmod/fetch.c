@@ -31,6 +31,10 @@ int pc_fetch_layout(struct pc_probe *p)
 		off += size;
 	}
 	p->fixed_size = off;
+	p->nofault = true;
+	for (i = 0; i < p->nargs; i++)
+		if (p->args[i].arg.nderef || p->args[i].arg.type == PC_T_STRING)
+			p->nofault = false;
 	return off < PC_RECORD_MAX ? 0 : -E2BIG;
 }
 

@@ -133,6 +133,7 @@ struct pc_probe {
 	char *name;			/* GROUP:EVENT; owns the buffer of: */
 	const char *group, *event;	/* (10 000 probes: sized, not maxed) */
 	unsigned int fixed_size;	/* event record after trace_entry, no strings */
+	bool nofault;			/* registers and constants only: no loads */
 	unsigned int nargs;
 	struct pc_fetch_arg args[];
 };
