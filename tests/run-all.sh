@@ -7,8 +7,8 @@
 # run) exec:PATH (any TAP program; the harness tests use it). Default: every host suite;
 # the whole VM suite on the oldest (5.10), default (6.1) and newest (7.3) kernels and the
 # debug kernel, the kernel-facing scripts (1x: the module, 3x: the CLI driving it) on the
-# others (6.12, 6.12-deb13, 7.3-rt), the arm64 script (70-arm64) on arm64-6.1 and
-# arm64-7.3: README "Kernels"; then kasan and sysboot.
+# others (6.12, 6.12-deb13, 7.3-rt), the arm64 scripts (70-arm64, 71-arm64-fs) on
+# arm64-6.1 and arm64-7.3: README "Kernels"; then kasan and sysboot.
 # How a suite's output is judged: tests/lib/suite-verdict.sh.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -125,7 +125,7 @@ make_initramfs_arm64() {
 	cp "$top/tests/fixtures/build/sdt_args" "$root/pc/fixtures/x86_sdt_args"
 	local cli=$top/user/probecache-resolve cache=$out/cache f
 	rm -rf "$cache" "$out/scan.log"
-	for f in "$root"/pc/fixtures/a64_args "$root"/pc/fixtures/x86_sdt_args \
+	for f in "$root"/pc/fixtures/a64_args "$root"/pc/fixtures/ct_app "$root"/pc/fixtures/x86_sdt_args \
 		"$root"/usr/lib/aarch64-linux-gnu/libstdc++.so.6.*; do
 		# (warnings about x86_sdt_args' deliberately bad operands: in scan.log)
 		"$cli" --cache-dir "$cache" scan "$f" > /dev/null 2>> "$out/scan.log" ||
@@ -137,6 +137,7 @@ make_initramfs_arm64() {
 		awk '$1 == "Name:" { n = $2 } $1 == "Location:" && n == "tick" { sub(/,$/, "", $2); print $2 }')" \
 		> "$root/pc/fixtures/a64_args.env"
 	[ -s "$root/pc/fixtures/arm64.rec" ] || die "no records for the arm64 fixtures"
+	disk_modules "$root/pc/kmods"
 	workload_env "$kernel" | tr ' ' '\n' > "$root/pc/env"
 	write_budgets "$root/pc/budgets"
 	local t why
@@ -150,13 +151,13 @@ make_initramfs_arm64() {
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/initrd.gz"
 }
 
-# The disk tests (19-kmod-fs, 35-container) need a virtio disk with ext4 and xfs and
-# overlayfs. Where a kernel builds these as modules, their .ko files (with what
-# modules.dep says they need, decompressed) go to /pc/kmods/ and /init insmods them in
-# the order of /pc/kmods/order. Modules come from the installed kernel (host or chroot),
-# or, where only the vmlinuz was unpacked (5.10, 7.3, 7.3-rt), from that kernel's
-# linux-modules-K (7.x) or linux-image-K package, unpacked once per machine into
-# /var/cache/probecache-test/kmods-K.
+# The disk tests (19-kmod-fs, 35-container; 71-arm64-fs on arm64) need a virtio disk
+# with ext4 and xfs and overlayfs. Where a kernel builds these as modules, their .ko files
+# (with what modules.dep says they need, decompressed) go to /pc/kmods/ and /init insmods
+# them in the order of /pc/kmods/order. Modules come from the installed kernel (host or
+# chroot), or, where only the vmlinuz was unpacked (5.10, 7.3, 7.3-rt, arm64-*), from
+# that kernel's linux-modules-K (7.x) or linux-image-K package, unpacked once per machine
+# into /var/cache/probecache-test/kmods-K.
 DISK_MODULES="virtio_pci:VIRTIO_PCI virtio_blk:VIRTIO_BLK ext4:EXT4_FS xfs:XFS_FS overlay:OVERLAY_FS"
 CACHE=${PROBECACHE_TEST_CACHE:-/var/cache/probecache-test}
 
@@ -166,6 +167,23 @@ kernel_config() { # the .config of the kernel under test
 		[ -f "$c" ] && { echo "$c"; return 0; }
 	done
 	die "no .config for $kver"
+}
+
+# kernel_modules_deb: download $kver's linux-modules-K, else linux-image-K; prints its
+# path. The chroot's apt has only the host's architecture: another one's come through
+# tests/vm/debs.sh (which keeps them in its own cache).
+kernel_modules_deb() {
+	if [ -n "$foreign" ]; then
+		"$vm/debs.sh" "$arch" "$chroot" get "linux-modules-$kver" 2> /dev/null ||
+			"$vm/debs.sh" "$arch" "$chroot" get "linux-image-$kver" ||
+			die "no linux-modules-$kver or linux-image-$kver ($arch)"
+		return
+	fi
+	"$vm/chroot.sh" "$chroot" --run "$out/kdeb" sh -c "cd '$out/kdeb' &&
+		{ apt-get download -q linux-modules-$kver || apt-get download -q linux-image-$kver; }" \
+		> "$out/kdeb.log" 2>&1 ||
+		{ cat "$out/kdeb.log" >&2; die "no linux-modules-$kver or linux-image-$kver"; }
+	ls "$out"/kdeb/*.deb | head -n 1 | grep . || die "no package downloaded for $kver"
 }
 
 modules_dir() { # the directory holding kernel/ and modules.dep for $kver
@@ -181,12 +199,7 @@ modules_dir() { # the directory holding kernel/ and modules.dep for $kver
 			flock 7
 			[ -f "$d/.done" ] && exit 0
 			rm -rf "$d" "$out/kdeb" && mkdir -p "$out/kdeb" "$d"
-			"$vm/chroot.sh" "$chroot" --run "$out/kdeb" sh -c "cd '$out/kdeb' &&
-				{ apt-get download -q linux-modules-$kver || apt-get download -q linux-image-$kver; }" \
-				> "$out/kdeb.log" 2>&1 ||
-				{ cat "$out/kdeb.log" >&2; die "no linux-modules-$kver or linux-image-$kver"; }
-			deb=$(ls "$out"/kdeb/*.deb | head -n 1)
-			[ -n "$deb" ] || die "no package downloaded for $kver"
+			deb=$(kernel_modules_deb) || exit 1
 			dpkg-deb -x "$deb" "$d/root" || die "cannot unpack $deb"
 			rm -rf "$out/kdeb"
 			m=$d/root/lib/modules/$kver
@@ -341,21 +354,23 @@ watch_vm() {
 boot() {
 	rm -f "$out/console.log" "$out/tap.log"
 	log "booting $kver ($(du -h "$out/initrd.gz" | cut -f1) initramfs)"
-	local fixed=
+	local fixed= f disks=()
+	# The two disks of make_disks, vda and vdb (virtio-blk-pci on both machines).
+	for f in ext4 xfs; do
+		disks+=(-drive "file=$out/$f.img,format=raw,if=virtio,cache=unsafe")
+	done
 	[ -z "${VM_FACTOR:-}" ] || fixed=" pc_factor10=$(awk -v f="$VM_FACTOR" 'BEGIN { printf "%d", f * 10 }')"
 	if [ "$arch" = arm64 ]; then
 		# virt's second PL011 (QEMU >= 10) is the TAP port, ttyAMA1.
 		qemu-system-aarch64 -M virt -accel tcg -cpu max -m 1G -smp 2 \
 			-no-reboot -display none -monitor none \
-			-serial "file:$out/console.log" -serial "file:$out/tap.log" \
+			-serial "file:$out/console.log" -serial "file:$out/tap.log" "${disks[@]}" \
 			-kernel "$vmlinuz" -initrd "$out/initrd.gz" \
 			-append "console=ttyAMA0 loglevel=5 panic=-1 oops=panic panic_on_warn=0 pc_tap=ttyAMA1$fixed" &
 	else
 		qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp 2 \
 			-no-reboot -display none -monitor none \
-			-serial "file:$out/console.log" -serial "file:$out/tap.log" \
-			-drive "file=$out/ext4.img,format=raw,if=virtio,cache=unsafe" \
-			-drive "file=$out/xfs.img,format=raw,if=virtio,cache=unsafe" \
+			-serial "file:$out/console.log" -serial "file:$out/tap.log" "${disks[@]}" \
 			-kernel "$vmlinuz" -initrd "$out/initrd.gz" \
 			-append "console=ttyS0 loglevel=5 panic=-1 oops=panic panic_on_warn=0$fixed" &
 	fi
@@ -372,7 +387,8 @@ exec 9> "$out.lock"
 flock 9
 log "kernel $kernel: $kver"
 build_all
-if [ "$arch" = arm64 ]; then make_initramfs_arm64; else make_initramfs; make_disks; fi
+if [ "$arch" = arm64 ]; then make_initramfs_arm64; else make_initramfs; fi
+make_disks
 # One VM on the machine at a time, whichever checkout it comes from: two TCG guests
 # on two cores would each run at half speed and time out (build steps may overlap).
 exec 8> /tmp/probecache-vm.lock
