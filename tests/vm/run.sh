@@ -3,7 +3,8 @@
 # with the CLI, fixtures and in-VM tests, boot it under QEMU (TCG) and report TAP.
 # arm64-6.1, arm64-7.3: the module cross-built, an arm64 initramfs (Debian's busybox-static,
 # libc6, libstdc++6 .debs; cross-built fixtures; records made by the host's CLI) with the
-# arm64 scripts only (tests/vm/t/7*-arm64*.sh), booted in qemu-system-aarch64 -M virt.
+# arm64 scripts only (tests/vm/t/7*-arm64*.sh), booted in qemu-system-aarch64 -M virt
+# with the same two disks as the x86 runs (make_disks; the arm64 kernel's disk modules).
 #
 # Environment:
 #   VM_TESTS='glob'          only in-VM scripts matching glob (default: all)
