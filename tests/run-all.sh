@@ -7,10 +7,10 @@
 # run) exec:PATH (any TAP program; the harness tests use it). Default: every host suite;
 # the whole VM suite on the oldest (5.10), default (6.1) and newest (7.3) kernels and the
 # debug kernel, the kernel-facing scripts (1x: the module, 3x: the CLI driving it) on the
-# others (6.12, 6.12-deb13, 7.3-rt), the arm64 script (70-arm64) on arm64-6.1 and
-# arm64-7.3: README "Kernels"; then sysboot; the debug kernel's suite and kasan last: on a
-# fresh machine that kernel's build (tests/lib/caches.sh) is the longest, so it gets the most
-# time to finish beside the other suites.
+# others (6.12, 6.12-deb13, 7.3-rt), the arm64 scripts (70-arm64, 71-arm64-fs) on
+# arm64-6.1 and arm64-7.3: README "Kernels"; then sysboot; the debug kernel's suite and
+# kasan last: on a fresh machine that kernel's build (tests/lib/caches.sh) is the longest,
+# so it gets the most time to finish beside the other suites.
 # How a suite's output is judged: tests/lib/suite-verdict.sh. The machine-wide caches the
 # suites need are built in the background from the start (tests/lib/caches.sh; logs in
 # build/caches/), each suite waiting for its own before it runs.
@@ -49,7 +49,6 @@ start_cache() {
 	case "$1" in
 	debug-kernel) cache_start "$1" tests/vm/debug-kernel.sh ;;
 	sysimage) cache_start "$1" tests/vm/sysimage.sh ;;
-	kernel-arm64-*) cache_start "$1" tests/vm/kernel.sh "${1#kernel-}" ;;
 	kernel-*) cache_start "$1" tests/vm/kmods.sh "${1#kernel-}" ;;
 	esac
 }

@@ -3,7 +3,8 @@
 # with the CLI, fixtures and in-VM tests, boot it under QEMU (TCG) and report TAP.
 # arm64-6.1, arm64-7.3: the module cross-built, an arm64 initramfs (Debian's busybox-static,
 # libc6, libstdc++6 .debs; cross-built fixtures; records made by the host's CLI) with the
-# arm64 scripts only (tests/vm/t/7*-arm64*.sh), booted in qemu-system-aarch64 -M virt.
+# arm64 scripts only (tests/vm/t/7*-arm64*.sh), booted in qemu-system-aarch64 -M virt
+# with the same two disks as the x86 runs (make_disks; the arm64 kernel's disk modules).
 #
 # Environment:
 #   VM_TESTS='glob'          only in-VM scripts matching glob (default: all)
@@ -129,7 +130,7 @@ make_initramfs_arm64() {
 	cp "$top/tests/fixtures/build/sdt_args" "$root/pc/fixtures/x86_sdt_args"
 	local cli=$top/user/probecache-resolve cache=$out/cache f
 	rm -rf "$cache" "$out/scan.log"
-	for f in "$root"/pc/fixtures/a64_args "$root"/pc/fixtures/x86_sdt_args \
+	for f in "$root"/pc/fixtures/a64_args "$root"/pc/fixtures/ct_app "$root"/pc/fixtures/x86_sdt_args \
 		"$root"/usr/lib/aarch64-linux-gnu/libstdc++.so.6.*; do
 		# (warnings about x86_sdt_args' deliberately bad operands: in scan.log)
 		"$cli" --cache-dir "$cache" scan "$f" > /dev/null 2>> "$out/scan.log" ||
@@ -141,6 +142,7 @@ make_initramfs_arm64() {
 		awk '$1 == "Name:" { n = $2 } $1 == "Location:" && n == "tick" { sub(/,$/, "", $2); print $2 }')" \
 		> "$root/pc/fixtures/a64_args.env"
 	[ -s "$root/pc/fixtures/arm64.rec" ] || die "no records for the arm64 fixtures"
+	disk_modules "$root/pc/kmods"
 	workload_env "$kernel" | tr ' ' '\n' > "$root/pc/env"
 	write_budgets "$root/pc/budgets"
 	local t why
@@ -154,10 +156,11 @@ make_initramfs_arm64() {
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/initrd.gz"
 }
 
-# The disk tests (19-kmod-fs, 35-container) need a virtio disk with ext4 and xfs and
-# overlayfs. Where a kernel builds these as modules, their .ko files (with what
-# modules.dep says they need, decompressed) go to /pc/kmods/ and /init insmods them in
-# the order of /pc/kmods/order; tests/vm/kmods.sh names the kernel's modules directory.
+# The disk tests (19-kmod-fs, 35-container; 71-arm64-fs on arm64) need a virtio disk
+# with ext4 and xfs and overlayfs. Where a kernel builds these as modules, their .ko files
+# (with what modules.dep says they need, decompressed) go to /pc/kmods/ and /init insmods
+# them in the order of /pc/kmods/order; tests/vm/kmods.sh names the kernel's modules
+# directory.
 DISK_MODULES="virtio_pci:VIRTIO_PCI virtio_blk:VIRTIO_BLK ext4:EXT4_FS xfs:XFS_FS overlay:OVERLAY_FS"
 
 kernel_config() { # the .config of the kernel under test
@@ -325,22 +328,25 @@ watch_vm() {
 boot() {
 	rm -f "$out/console.log" "$out/tap.log"
 	log "booting $kver ($(du -h "$out/initrd.gz" | cut -f1) initramfs)"
-	local fixed= extra=()
-	[ -z "${bpf_img:-}" ] || extra=(-drive "file=$bpf_img,format=raw,if=virtio,readonly=on")
+	local fixed= f disks=()
+	# The two disks of make_disks, vda and vdb (virtio-blk-pci on both machines), and
+	# bpftrace's image read-only as vdc where a script needs it.
+	for f in ext4 xfs; do
+		disks+=(-drive "file=$out/$f.img,format=raw,if=virtio,cache=unsafe")
+	done
+	[ -z "${bpf_img:-}" ] || disks+=(-drive "file=$bpf_img,format=raw,if=virtio,readonly=on")
 	[ -z "${VM_FACTOR:-}" ] || fixed=" pc_factor10=$(awk -v f="$VM_FACTOR" 'BEGIN { printf "%d", f * 10 }')"
 	if [ "$arch" = arm64 ]; then
 		# virt's second PL011 (QEMU >= 10) is the TAP port, ttyAMA1.
 		qemu-system-aarch64 -M virt -accel tcg -cpu max -m 1G -smp 2 \
 			-no-reboot -display none -monitor none \
-			-serial "file:$out/console.log" -serial "file:$out/tap.log" \
+			-serial "file:$out/console.log" -serial "file:$out/tap.log" "${disks[@]}" \
 			-kernel "$vmlinuz" -initrd "$out/initrd.gz" \
 			-append "console=ttyAMA0 loglevel=5 panic=-1 oops=panic panic_on_warn=0 pc_tap=ttyAMA1$fixed" &
 	else
 		qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp 2 \
 			-no-reboot -display none -monitor none \
-			-serial "file:$out/console.log" -serial "file:$out/tap.log" \
-			-drive "file=$out/ext4.img,format=raw,if=virtio,cache=unsafe" \
-			-drive "file=$out/xfs.img,format=raw,if=virtio,cache=unsafe" "${extra[@]}" \
+			-serial "file:$out/console.log" -serial "file:$out/tap.log" "${disks[@]}" \
 			-kernel "$vmlinuz" -initrd "$out/initrd.gz" \
 			-append "console=ttyS0 loglevel=5 panic=-1 oops=panic panic_on_warn=0$fixed" &
 	fi
@@ -357,7 +363,8 @@ exec 9> "$out.lock"
 flock 9
 log "kernel $kernel: $kver"
 build_all
-if [ "$arch" = arm64 ]; then make_initramfs_arm64; else make_initramfs; make_disks; fi
+if [ "$arch" = arm64 ]; then make_initramfs_arm64; else make_initramfs; fi
+make_disks
 # One VM on the machine at a time, whichever checkout it comes from: two TCG guests
 # on two cores would each run at half speed and time out (build steps may overlap).
 exec 8> /tmp/probecache-vm.lock
