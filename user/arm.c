@@ -413,17 +413,6 @@ static const char *reason(const char *why)
 	return p + 2;
 }
 
-/* The module's probes/GROUP:EVENT/@file as a number; -1 if unreadable. */
-static long probe_long(const char *name, const char *file)
-{
-	char rel[PATH_MAX], buf[64];
-
-	snprintf(rel, sizeof(rel), "probes/%s/%s", name, file);
-	if (pc_sysfs_read(rel, buf, sizeof(buf)))
-		return -1;
-	return strtol(buf, NULL, 0);
-}
-
 /* EEXIST: the same probe defined before, or another probe holding the name? */
 static bool same_probe_defined(const struct arm_item *it)
 {
@@ -455,7 +444,7 @@ static int define_outcome(struct arm_item *it)
 	}
 	if (it->err != -EEXIST || !same_probe_defined(it))
 		return it->err;
-	pid = probe_long(it->name, "pid");
+	pid = pc_kprobe_long(it->name, "pid");
 	if (pid > 0 && pid != it->pid)
 		snprintf(it->why, sizeof(it->why), "already defined for pid %ld; disarm it first", pid);
 	else if (pid <= 0 && it->pid)
@@ -479,7 +468,7 @@ static int count_items(int fd, struct arm_item *items, size_t n)
 	for (size_t i = 0; !ret && i < n; i++) {
 		if (items[i].err)
 			continue;
-		items[i].counted = probe_long(items[i].name, "counting") == 1;
+		items[i].counted = pc_kprobe_long(items[i].name, "counting") == 1;
 		if (items[i].counted)
 			continue;
 		cnt[m] = items[i];
@@ -699,7 +688,7 @@ static int disarm_plan(const struct pc_pattern *pats, int npats, const struct pc
 /* EBUSY: say who still holds it, that nothing changed and how to finish. */
 static void report_busy(const struct arm_item *it)
 {
-	long n = probe_long(it->name, "consumers");
+	long n = pc_kprobe_long(it->name, "consumers");
 	char cons[64] = "";
 
 	if (n >= 0)

@@ -57,12 +57,12 @@ static uint64_t read_u64(const char *dir, const char *file)
 	return strtoull(buf, NULL, 0);
 }
 
-/* -1 when the file is missing (a module older than consumers/). */
-static long read_long(const char *dir, const char *file)
+/* -1 also when the file is missing (a module older than consumers/). */
+long pc_kprobe_long(const char *probe, const char *file)
 {
 	char rel[PATH_MAX], buf[64];
 
-	snprintf(rel, sizeof(rel), "probes/%s/%s", dir, file);
+	snprintf(rel, sizeof(rel), "probes/%s/%s", probe, file);
 	if (pc_sysfs_read(rel, buf, sizeof(buf)))
 		return -1;
 	return strtol(buf, NULL, 0);
@@ -98,7 +98,7 @@ static int read_one(const char *name, struct pc_kprobe *p)
 	for (char *c = p->build_id; *c; c++)
 		*c = *c >= 'A' && *c <= 'F' ? *c - 'A' + 'a' : *c;
 	p->hits = read_u64(name, "hits");
-	p->consumers = read_long(name, "consumers");
+	p->consumers = pc_kprobe_long(name, "consumers");
 	p->counting = read_u64(name, "counting") == 1;
 	p->offset = read_u64(name, "offset");
 	p->ref_ctr = read_u64(name, "ref_ctr_offset");

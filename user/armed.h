@@ -39,6 +39,8 @@ const struct pc_kprobe *pc_kprobes_find(const struct pc_kprobes *k, const char *
 
 /* Read PROBECACHE_SYSFS/@rel into @buf without the trailing newline. 0 or -errno. */
 int pc_sysfs_read(const char *rel, char *buf, size_t size);
+/* probes/@probe/@file as a number (strtol base 0); -1 if it cannot be read. */
+long pc_kprobe_long(const char *probe, const char *file);
 
 /*
  * Check a control line ("add RECORD", "del GROUP:EVENT") of @len bytes with
