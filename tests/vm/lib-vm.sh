@@ -103,3 +103,21 @@ pc_bpftrace_unbind() {
 		! grep -q " $PC_BT/$_m " /proc/mounts || umount -l "$PC_BT/$_m"
 	done
 }
+
+# Containers (35-container, 71-arm64-fs):
+# child_of PID: the pid of PID's child (unshare --fork and nsenter --pid fork one)
+child_of() {
+	for _s in /proc/[0-9]*/status; do
+		grep -q "^PPid:[[:space:]]*$1\$" "$_s" 2> /dev/null || continue
+		_p=${_s#/proc/}
+		echo "${_p%/status}"
+		return 0
+	done
+	return 1
+}
+
+# ct_send FD OUT N TOTAL: one request line to a ct_app, wait for its answer
+ct_send() {
+	echo "$3" >&"$1"
+	wait_for 20 grep -qx "done $3 total $4" "$2"
+}

@@ -18,23 +18,6 @@ export PROBECACHE_DIR=/tmp/pc35
 C=/mnt/ext4/ct
 LIBP=/usr/lib/x86_64-linux-gnu/libstdc++.so.6	# inside the containers (a file, no link)
 
-# child_of PID: the pid of PID's child (unshare --fork and nsenter --pid fork one)
-child_of() {
-	for _s in /proc/[0-9]*/status; do
-		grep -q "^PPid:[[:space:]]*$1\$" "$_s" 2> /dev/null || continue
-		_p=${_s#/proc/}
-		echo "${_p%/status}"
-		return 0
-	done
-	return 1
-}
-
-# send FD OUT N TOTAL: one request line to a ct_app, wait for its answer
-send() {
-	echo "$3" >&"$1"
-	wait_for 20 grep -qx "done $3 total $4" "$2"
-}
-
 # lower DIR [LIBSTDCXX]: a container root with ct_app, its libraries (the loader's own
 # list: no ldd in the VM) and a static busybox; LIBSTDCXX replaces Debian's.
 lower() {
@@ -90,7 +73,7 @@ rec=$(probecache-resolve list --format=record sdt_libstdcxx:throw | head -n 1)
 OFF_THROW=$(echo "$rec" | sed -n 's/^[^ ]* [0-9a-f]* [^ ]*:\(0x[0-9a-f]*\).*/\1/p')
 check_eq "libstdc++ in A is Debian's build" "$ct_app_LIBSTDCXX_BUILD_ID" "$(echo "$rec" | cut -d ' ' -f 2)"
 
-check "5 requests inside A" send 7 /tmp/a.out 5 5
+check "5 requests inside A" ct_send 7 /tmp/a.out 5 5
 check_eq "hits counted exactly: request (CLI), request (/proc path), throw" "5 5 5" \
 	"$(pc_hits sdt_ct_app:request) $(pc_hits ctproc:request) $(pc_hits sdt_libstdcxx:throw)"
 
@@ -125,14 +108,14 @@ PB=$(child_of $nb)
 out=$($PCF/ct_peek $PB $LIBP $OFF_THROW)
 check "B's libstdc++ (the upper copy): the original byte, no breakpoint ($out)" sh -c \
 	"echo '$out' | grep -q '^mem=\(0x..\) file=\1\$' && ! echo '$out' | grep -q 0xcc"
-check "3 requests in B" send 8 /tmp/b.out 3 3
+check "3 requests in B" ct_send 8 /tmp/b.out 3 3
 check_eq "B's throws (upper libstdc++) never hit; its ct_app (lower) does" "10 10 7" \
 	"$(pc_hits sdt_ct_app:request) $(pc_hits ctproc:request) $(pc_hits sdt_libstdcxx:throw)"
 check_eq "the upper copy run on the host: 1 request" "ready done 1 total 1" \
 	"$(echo 1 | LD_LIBRARY_PATH=$C/a.up${LIBP%/*} $C/lower/app/ct_app | tr '\n' ' ' | sed 's/ $//')"
 check_eq "its throw does not hit" "11 11 7" \
 	"$(pc_hits sdt_ct_app:request) $(pc_hits ctproc:request) $(pc_hits sdt_libstdcxx:throw)"
-check "2 more requests in A" send 7 /tmp/a.out 2 7
+check "2 more requests in A" ct_send 7 /tmp/a.out 2 7
 check_eq "A (still mapping the lower libstdc++) keeps hitting" "13 13 9" \
 	"$(pc_hits sdt_ct_app:request) $(pc_hits ctproc:request) $(pc_hits sdt_libstdcxx:throw)"
 check_eq "and keeps its breakpoint" \
@@ -157,7 +140,7 @@ out=$(pc_arm_line "p:ctc/throw $ct_app_LIBSTDCXX_BUILD_ID /proc/$PC/root$LIBP:$O
 check "Debian's libstdc++ record refused on C's libstdc++" test $? != 0
 check "with ESTALE" sh -c "echo '$out'; echo '$out' | grep -q ESTALE"
 check "because of the build-id" sh -c "echo '$out'; echo '$out' | grep -q 'build-id mismatch: file has $ct_app_OTHER_BUILD_ID, record wants $ct_app_LIBSTDCXX_BUILD_ID'"
-check "nothing armed: C runs, 4 requests" send 9 /tmp/c.out 4 4
+check "nothing armed: C runs, 4 requests" ct_send 9 /tmp/c.out 4 4
 check_eq "C's ct_app is another inode (its own lower layer): no hits either" "13 13 9" \
 	"$(pc_hits sdt_ct_app:request) $(pc_hits ctproc:request) $(pc_hits sdt_libstdcxx:throw)"
 

@@ -107,23 +107,6 @@ on_fs() {
 	rm -rf "$D" /tmp/app.new
 }
 
-# child_of PID: the pid of PID's child (unshare --fork and nsenter --pid fork one)
-child_of() {
-	for _s in /proc/[0-9]*/status; do
-		grep -q "^PPid:[[:space:]]*$1\$" "$_s" 2> /dev/null || continue
-		_p=${_s#/proc/}
-		echo "${_p%/status}"
-		return 0
-	done
-	return 1
-}
-
-# send FD OUT N TOTAL: one request line to a ct_app, wait for its answer
-send() {
-	echo "$3" >&"$1"
-	wait_for 20 grep -qx "done $3 total $4" "$2"
-}
-
 # lower DIR [LIBSTDCXX]: a container root with ct_app, its libraries (the loader's own
 # list: no ldd in the VM) and the static busybox; LIBSTDCXX replaces Debian's.
 lower() {
@@ -175,7 +158,7 @@ containers() {
 	OFF_THROW=$(echo "$thr" | sed -n 's/^[^ ]* [0-9a-f]* [^ ]*:\(0x[0-9a-f]*\).*/\1/p')
 	check "arm ct:request at /proc/$PA/root/app/ct_app:$OFF_APP" pc_arm_line "$req"
 	check "arm ct:throw at /proc/$PA/root$LIBP:$OFF_THROW" pc_arm_line "$thr"
-	check "5 requests inside A" send 7 /tmp/a.out 5 5
+	check "5 requests inside A" ct_send 7 /tmp/a.out 5 5
 	check_eq "hits counted exactly: request, throw" "5 5" "$(hits ct:request ct:throw)"
 
 	# The probed inodes are the lower layer's: A's mappings carry the BRK, the lower
@@ -205,9 +188,9 @@ containers() {
 	out=$($F/ct_peek $PB $LIBP $OFF_THROW)
 	check "B's libstdc++ (the upper copy): the file's word, no BRK ($out)" sh -c \
 		"echo '$out' | grep -q '^mem=\(0x[0-9a-f]*\) file=\1\$' && ! echo '$out' | grep -q $BRK"
-	check "3 requests in B" send 8 /tmp/b.out 3 3
+	check "3 requests in B" ct_send 8 /tmp/b.out 3 3
 	check_eq "B's throws (upper libstdc++) never hit; its ct_app (lower) does" "10 7" "$(hits ct:request ct:throw)"
-	check "2 more requests in A" send 7 /tmp/a.out 2 7
+	check "2 more requests in A" ct_send 7 /tmp/a.out 2 7
 	check_eq "A (still mapping the lower libstdc++) keeps hitting" "12 9" "$(hits ct:request ct:throw)"
 	check_eq "and keeps its BRK" "$BRK" "$(peek $PA $LIBP $OFF_THROW)"
 	check_eq "the probes stay armed" "armed armed" "$(state ct:request) $(state ct:throw)"
@@ -228,7 +211,7 @@ containers() {
 		"build-id: build-id mismatch: file has $OTHER_BUILD_ID, record wants $bid" \
 		"$(refused "add $(rec sdt_libstdcxx:throw ctc/throw "/proc/$PC/root$LIBP")")"
 	check_eq "with ESTALE" "ESTALE" "$(errno "add $(rec sdt_libstdcxx:throw ctc/throw "/proc/$PC/root$LIBP")")"
-	check "nothing armed: C runs, 4 requests" send 9 /tmp/c.out 4 4
+	check "nothing armed: C runs, 4 requests" ct_send 9 /tmp/c.out 4 4
 	check_eq "C's ct_app is another inode (its own lower layer): no hits either" "12 9" \
 		"$(hits ct:request ct:throw)"
 
