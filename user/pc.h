@@ -76,6 +76,11 @@ int pc_file_commit(FILE *f, const char *tmp, const char *path, mode_t mode);
 
 /* sysfs root: $PROBECACHE_SYSFS, else PROBECACHE_SYSFS_DIR (lets tests use a fake tree). */
 const char *pc_sysfs_dir(void);
+/*
+ * tracefs root: $PROBECACHE_TRACEFS, else /sys/kernel/tracing if tracefs is
+ * mounted there (it has instances/), else /sys/kernel/debug/tracing.
+ */
+const char *pc_tracefs_dir(void);
 
 /* Minimal JSON string output (escapes per RFC 8259). */
 void pc_json_str(FILE *f, const char *s);
