@@ -61,6 +61,8 @@ int pc_read_fd(int fd, size_t max, char **buf, size_t *len);
  * place; NULL after the last. *@newline is false for a last line cut short.
  */
 char *pc_next_line(char **pos, char *end, bool *newline);
+/* The newlines in @len bytes of @buf. */
+size_t pc_count_lines(const char *buf, size_t len);
 /* Two stats of one file: unchanged in between (size and mtime)? */
 bool pc_same_content(const struct stat *a, const struct stat *b);
 /* strerror() for the codes above: "not a regular file", "is a symbolic link"... */
