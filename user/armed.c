@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reading the module's probes back (status, disarm, list --available, arm):
- * TRACEFS/probecache_probes, parsed by listing.c; sysfs attributes.
+ * /proc/probecache_probes, parsed by listing.c; sysfs attributes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -90,21 +90,20 @@ long pc_kprobe_long(const char *probe, const char *key)
 	return v;
 }
 
-/* TRACEFS/probecache_probes whole into @buf, its name into @path; errors reported. */
+/* /proc/probecache_probes whole into @buf, its name into @path; errors reported. */
 static int listing_read(char *path, size_t plen, char **buf, size_t *len)
 {
 	int ret;
 
-	snprintf(path, plen, "%s/%s", pc_tracefs_dir(), PC_PROBES_LISTING);
+	snprintf(path, plen, "%s/%s", pc_proc_dir(), PC_PROBES_LISTING);
 	if (!pc_module_loaded()) {
 		pc_err("%s: probecache.ko is not loaded", pc_sysfs_dir());
 		return -ENOENT;
 	}
 	ret = pc_read_file(path, 0, PC_LISTING_MAX, buf, len);
 	if (ret == -ENOENT)
-		pc_err("%s: %s: probecache.ko lists its probes there: is tracefs mounted? "
-		       "(mount -t tracefs nodev /sys/kernel/tracing; $PROBECACHE_TRACEFS names "
-		       "another mount)", path, strerror(ENOENT));
+		pc_err("%s: %s: the loaded probecache.ko predates its probe listing; "
+		       "load this version's module", path, strerror(ENOENT));
 	else if (ret)
 		pc_err("%s: %s", path, pc_file_strerror(ret));
 	return ret;

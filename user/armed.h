@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What probecache.ko has defined and armed, read from TRACEFS/probecache_probes. */
+/* What probecache.ko has defined and armed, read from /proc/probecache_probes. */
 #ifndef _PC_ARMED_H
 #define _PC_ARMED_H
 
@@ -9,7 +9,7 @@
 
 #include <linux/probecache.h>
 
-/* The module's listing of its probes, one line a probe, in the tracefs root. */
+/* The module's listing of its probes, one line a probe, in /proc. */
 #define PC_PROBES_LISTING	"probecache_probes"
 #define PC_LISTING_MAX		(256u << 20)	/* bytes read of it at the most */
 
@@ -35,8 +35,8 @@ struct pc_kprobes {
 };
 
 /*
- * Every probe of TRACEFS/probecache_probes, sorted by name. Errors are
- * reported: -ENOENT the module is not loaded (or tracefs not mounted),
+ * Every probe of /proc/probecache_probes, sorted by name. Errors are
+ * reported: -ENOENT the module is not loaded (or predates the listing),
  * -EBADMSG a malformed line (named by file and line number), -errno.
  */
 int pc_kprobes_read(struct pc_kprobes *out);

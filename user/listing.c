@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One line of TRACEFS/probecache_probes, probecache.ko's listing of its
+ * One line of /proc/probecache_probes, probecache.ko's listing of its
  * probes (one line a probe, these fields one space apart, in this order):
  *
  *   GROUP:EVENT state=STATE consumers=N hits=N counting=0|1 type=p|r pid=PID

@@ -83,6 +83,7 @@ const char *pc_sysfs_dir(void);
  * mounted there (it has instances/), else /sys/kernel/debug/tracing.
  */
 const char *pc_tracefs_dir(void);
+const char *pc_proc_dir(void);
 
 /* Minimal JSON string output (escapes per RFC 8259). */
 void pc_json_str(FILE *f, const char *s);

@@ -68,7 +68,7 @@ static int show_probes(bool json)
 	int ret = pc_kprobes_read(&k);
 
 	if (ret) {
-		if (json)	/* loaded but tracefs not mounted: still no probes to show */
+		if (json)	/* loaded but no listing: still no probes to show */
 			printf("{\"loaded\":%s,\"probes\":[]}\n",
 			       pc_module_loaded() ? "true" : "false");
 		return ret;

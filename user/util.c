@@ -56,6 +56,14 @@ const char *pc_sysfs_dir(void)
 	return d && *d ? d : PROBECACHE_SYSFS_DIR;
 }
 
+/* Where probecache.ko lists its probes: $PROBECACHE_PROC (tests), else /proc. */
+const char *pc_proc_dir(void)
+{
+	const char *d = getenv("PROBECACHE_PROC");
+
+	return d && *d ? d : "/proc";
+}
+
 const char *pc_tracefs_dir(void)
 {
 	const char *e = getenv("PROBECACHE_TRACEFS");

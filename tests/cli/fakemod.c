@@ -3,7 +3,7 @@
  * LD_PRELOAD stand-in for probecache.ko's control file, for host tests (the
  * host cannot load modules). A write() to $PROBECACHE_SYSFS/control is
  * applied line by line as the module's ABI says, to the probe listing
- * $PROBECACHE_TRACEFS/probecache_probes (one line a probe, the module's
+ * $PROBECACHE_PROC/probecache_probes (one line a probe, the module's
  * format): add defines GROUP:EVENT (state defined), count/nocount arm and
  * disarm the hit counter (idempotent), del and clear refuse with EBUSY while
  * a consumer other than the counter holds the probe (a test plays perf by
@@ -45,7 +45,7 @@ static const char *root(void)
 static const char *listing(void)
 {
 	static char p[PATH_MAX];
-	const char *t = getenv("PROBECACHE_TRACEFS");
+	const char *t = getenv("PROBECACHE_PROC");
 
 	snprintf(p, sizeof(p), "%s/probecache_probes", t ? t : "/nonexistent");
 	return p;

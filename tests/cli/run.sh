@@ -2,7 +2,7 @@
 # Host suite for probecache-resolve's cache commands: scan, list, del, clear,
 # patterns, clashes A and B, staleness/gc, and what arm/disarm/status write to
 # and read from a fake sysfs tree (PROBECACHE_SYSFS) and its probe listing
-# (PROBECACHE_TRACEFS/probecache_probes, one line a probe). The lazy-arming commands
+# (PROBECACHE_PROC/probecache_probes, one line a probe). The lazy-arming commands
 # (define, arm = define + count, disarm and its EBUSY, scan/add defining,
 # preload markers, trace's refusals) run against tests/cli/fakemod.c, an
 # LD_PRELOAD stand-in that applies control lines to the fake listing as the
@@ -23,6 +23,7 @@ cc -Wall -Wextra -Werror -shared -fPIC -o "$T/fakemod.so" "$top/tests/cli/fakemo
 export PROBECACHE_DIR=$T/cache
 export PROBECACHE_SYSFS=$T/nosysfs
 export PROBECACHE_TRACEFS=$T/tracefs	# never the host's
+export PROBECACHE_PROC=$T/proc	# the module's listing: never the host's
 LIBSTDCXX=/usr/lib/x86_64-linux-gnu/libstdc++.so.6
 
 pc() { "$PC_BIN" "$@"; }
@@ -198,8 +199,8 @@ v1=$(bid "$FX/rs_ver_v1") v2=$(bid "$FX/rs_ver_v2")
 check_eq "clash B: both versions listed under the same path" 2 \
 	"$(pc list "sdt_rs_ver:step@$app" | grep -c "^$app (")"
 
-mkdir -p "$T/sys" "$T/tracefs"
-: > "$T/sys/control"; : > "$T/tracefs/probecache_probes"
+mkdir -p "$T/sys" "$T/tracefs" "$T/proc"
+: > "$T/sys/control"; : > "$T/proc/probecache_probes"
 export PROBECACHE_SYSFS=$T/sys
 out=$(pc arm "sdt_rs_ver:step@$app" 2>&1)
 check "clash B: arm says which build-id it chose and why" \
@@ -299,7 +300,7 @@ check "gc removes binaries that are gone" sh -c "! '$PC_BIN' list 'sdt_rs:tick' 
 check_eq "after gc nothing is stale" "nothing stale in $T/cache" "$(pc status --stale)"
 
 # ---- fake sysfs and listing: status, disarm, --available ----
-lst=$T/tracefs/probecache_probes
+lst=$T/proc/probecache_probes
 echo 0.1 > "$T/sys/version"; echo 1 > "$T/sys/nr_probes"; echo 1 > "$T/sys/nr_armed"
 throw_line="sdt_libstdcxx:throw state=armed consumers=2 hits=7 counting=1 type=p pid=0 unlinked=0 build_id=$(bid "$real") offset=0xa90a1 ref_ctr_offset=0x0 path=$real args=arg1=%di:u64 arg2=%si:u64"
 echo "$throw_line" > "$lst"
@@ -372,8 +373,8 @@ check_eq "  disarm with a malformed listing: exit 1, nothing sent" "1 " \
 	"$(rc pc disarm 'sdt_libstdcxx:*') $(cat "$T/sys/control")"
 echo "$throw_line" > "$lst"
 mv "$lst" "$lst.away"
-check_eq "module loaded, listing missing: exit 1, names the path and says mount tracefs" \
-	"1 probecache-resolve: $lst: No such file or directory: probecache.ko lists its probes there: is tracefs mounted? (mount -t tracefs nodev /sys/kernel/tracing; \$PROBECACHE_TRACEFS names another mount)" \
+check_eq "module loaded, listing missing: exit 1, names the path and says the module is too old" \
+	"1 probecache-resolve: $lst: No such file or directory: the loaded probecache.ko predates its probe listing; load this version's module" \
 	"$(pc status > /dev/null 2> "$T/st.err"; echo $?) $(cat "$T/st.err")"
 check_eq "  arm then sends nothing" "1 " "$(rc pc arm 'sdt_libstdcxx:throw') $(cat "$T/sys/control")"
 check "  status --json still says the module is loaded" sh -c \
@@ -420,10 +421,11 @@ export PROBECACHE_DIR=$T/cache
 
 # ---- lazy arming against the fake module (fakemod.so) ----
 F=$T/fk
-mkdir -p "$F/sys" "$F/etc" "$F/run" "$F/tracefs"
-FL=$F/tracefs/probecache_probes
+mkdir -p "$F/sys" "$F/etc" "$F/run" "$F/tracefs" "$F/proc"
+FL=$F/proc/probecache_probes
 : > "$F/sys/control"; echo 0 > "$F/sys/nr_probes"; echo 0.1 > "$F/sys/version"; : > "$FL"
 export PROBECACHE_TRACEFS=$F/tracefs
+export PROBECACHE_PROC=$F/proc
 fk() { env PROBECACHE_SYSFS="$F/sys" LD_PRELOAD="$T/fakemod.so" "$PC_BIN" "$@"; }
 fkrc() { fk "$@" > "$T/fk.out" 2> "$T/fk.err"; echo $?; }
 # probe NAME KEY: KEY of NAME's line in the fake listing (the ABI's own recipe)
