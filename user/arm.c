@@ -141,15 +141,6 @@ int pc_control_write(const char *line, char *why, size_t whylen)
 	return ret;
 }
 
-static size_t count_lines(const char *buf, size_t len)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < len; i++)
-		n += buf[i] == '\n';
-	return n;
-}
-
 /*
  * Send items[first..last) as one buffer. The module applies lines up to a
  * rejected one and returns their bytes; write_all() then resends from the
@@ -166,7 +157,7 @@ static size_t send_batch(int fd, struct arm_item *items, size_t first, size_t la
 	ret = write_all(fd, buf, len, &done);
 	if (!ret)
 		return last;
-	bad = first + count_lines(buf, done);
+	bad = first + pc_count_lines(buf, done);
 	if (bad >= last)	/* cannot happen with whole lines; be safe */
 		return last;
 	read_last_error(items[bad].why, sizeof(items[bad].why), -ret);
@@ -413,41 +404,32 @@ static const char *reason(const char *why)
 	return p + 2;
 }
 
-/* EEXIST: the same probe defined before, or another probe holding the name? */
-static bool same_probe_defined(const struct arm_item *it)
+/* EEXIST: the same probe defined before (@kp, as listed), or another holding the name? */
+static bool same_probe_defined(const struct arm_item *it, const struct pc_kprobe *kp)
 {
-	char rel[PATH_MAX], bid[2 * PROBECACHE_BUILD_ID_MAX + 1], off[32];
-
-	snprintf(rel, sizeof(rel), "probes/%s/build_id", it->name);
-	if (pc_sysfs_read(rel, bid, sizeof(bid)))
-		return false;
-	snprintf(rel, sizeof(rel), "probes/%s/offset", it->name);
-	if (pc_sysfs_read(rel, off, sizeof(off)))
-		return false;
-	for (char *c = bid; *c; c++)
-		*c = *c >= 'A' && *c <= 'F' ? *c - 'A' + 'a' : *c;
-	return !strcmp(bid, it->b->build_id) && strtoull(off, NULL, 0) == it->e->offset;
+	return kp && !strcmp(kp->build_id, it->b->build_id) && kp->offset == it->e->offset;
 }
 
 /*
  * After "add": 0 if the probe is defined as this record asks (now or
  * before), else the error to report. A definition for another pid is not
- * ours to change: counting it would count other processes' hits.
+ * ours to change: counting it would count other processes' hits. @k: the
+ * module's probes as listed before the add.
  */
-static int define_outcome(struct arm_item *it)
+static int define_outcome(struct arm_item *it, const struct pc_kprobes *k)
 {
-	long pid;
+	const struct pc_kprobe *kp = pc_kprobes_get(k, it->name);
 
 	if (!it->err) {
 		it->fresh = true;
 		return 0;
 	}
-	if (it->err != -EEXIST || !same_probe_defined(it))
+	if (it->err != -EEXIST || !same_probe_defined(it, kp))
 		return it->err;
-	pid = pc_kprobe_long(it->name, "pid");
-	if (pid > 0 && pid != it->pid)
-		snprintf(it->why, sizeof(it->why), "already defined for pid %ld; disarm it first", pid);
-	else if (pid <= 0 && it->pid)
+	if (kp->pid > 0 && kp->pid != it->pid)
+		snprintf(it->why, sizeof(it->why), "already defined for pid %ld; disarm it first",
+			 kp->pid);
+	else if (kp->pid <= 0 && it->pid)
 		snprintf(it->why, sizeof(it->why), "already defined for every process; disarm it "
 			 "first to count for pid %ld only", it->pid);
 	else
@@ -459,16 +441,18 @@ static int define_outcome(struct arm_item *it)
  * "count GROUP:EVENT" for every defined item not counting yet. The module
  * re-checks the file (ESTALE if it changed since add) and arms the probe.
  */
-static int count_items(int fd, struct arm_item *items, size_t n)
+static int count_items(int fd, struct arm_item *items, size_t n, const struct pc_kprobes *k)
 {
 	struct arm_item *cnt = calloc(n ? n : 1, sizeof(*cnt));
 	size_t *idx = calloc(n ? n : 1, sizeof(*idx)), m = 0;
 	int ret = cnt && idx ? 0 : -ENOMEM;
+	const struct pc_kprobe *kp;
 
 	for (size_t i = 0; !ret && i < n; i++) {
 		if (items[i].err)
 			continue;
-		items[i].counted = pc_kprobe_long(items[i].name, "counting") == 1;
+		kp = pc_kprobes_get(k, items[i].name);
+		items[i].counted = kp && kp->counting;
 		if (items[i].counted)
 			continue;
 		cnt[m] = items[i];
@@ -533,10 +517,15 @@ static void report_item(const struct arm_item *it, const struct pc_arm_opts *opt
 		       it->name, it->path);
 }
 
-/* The items our own parser accepted, in order, sent; outcomes copied back. */
+/*
+ * The items our own parser accepted, in order, sent; outcomes copied back.
+ * The module's listing is read once before anything is sent: what was
+ * defined and counting before this call (nothing is sent if it cannot be read).
+ */
 static int push_valid(struct arm_plan *pl, const struct pc_arm_opts *opts)
 {
 	struct arm_item *send = malloc((pl->n ? pl->n : 1) * sizeof(*send));
+	struct pc_kprobes k = { 0 };
 	size_t nsend = 0;
 	int fd, ret = 0;
 
@@ -548,14 +537,17 @@ static int push_valid(struct arm_plan *pl, const struct pc_arm_opts *opts)
 	fd = nsend ? open_control() : -1;
 	if (nsend && fd < 0)
 		ret = fd;
+	if (!ret && nsend)
+		ret = pc_kprobes_read(&k);
 	if (!ret)
 		push_items(fd, send, nsend);
 	for (size_t i = 0; !ret && i < nsend; i++)
-		define_outcome(&send[i]);
+		define_outcome(&send[i], &k);
 	if (!ret && opts->count)
-		ret = count_items(fd, send, nsend);
+		ret = count_items(fd, send, nsend, &k);
 	if (fd >= 0)
 		close(fd);
+	pc_kprobes_free(&k);
 	for (size_t i = 0, j = 0; !ret && i < pl->n; i++)
 		if (!pl->items[i].err)
 			pl->items[i] = send[j++];

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Reading the armed probes back from sysfs (status, disarm, list --available). */
-#include <dirent.h>
+/*
+ * Reading the module's probes back (status, disarm, list --available, arm):
+ * /proc/probecache_probes, parsed by listing.c; sysfs attributes.
+ */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "armed.h"
+#include "kload.h"
 #include "pc.h"
 
 char *pc_chomp(char *s)
@@ -47,66 +51,82 @@ int pc_sysfs_read(const char *rel, char *buf, size_t size)
 	return 0;
 }
 
-static uint64_t read_u64(const char *dir, const char *file)
+/* @key of @p as pc_kprobe_long() gives it. */
+static long kprobe_field(const struct pc_kprobe *p, const char *key)
 {
-	char rel[PATH_MAX], buf[64];
+	uint64_t v;
 
-	snprintf(rel, sizeof(rel), "probes/%s/%s", dir, file);
-	if (pc_sysfs_read(rel, buf, sizeof(buf)))
-		return 0;
-	return strtoull(buf, NULL, 0);
-}
-
-/* -1 also when the file is missing (a module older than consumers/). */
-long pc_kprobe_long(const char *probe, const char *file)
-{
-	char rel[PATH_MAX], buf[64];
-
-	snprintf(rel, sizeof(rel), "probes/%s/%s", probe, file);
-	if (pc_sysfs_read(rel, buf, sizeof(buf)))
+	if (!strcmp(key, "consumers"))
+		return p->consumers;
+	if (!strcmp(key, "counting"))
+		return p->counting;
+	if (!strcmp(key, "pid"))
+		return p->pid;
+	if (!strcmp(key, "unlinked"))
+		return p->unlinked;
+	if (!strcmp(key, "hits"))
+		v = p->hits;
+	else if (!strcmp(key, "offset"))
+		v = p->offset;
+	else if (!strcmp(key, "ref_ctr_offset"))
+		v = p->ref_ctr;
+	else
 		return -1;
-	return strtol(buf, NULL, 0);
+	return v > LONG_MAX ? -1 : (long)v;
 }
 
-static char *read_str(const char *dir, const char *file)
+long pc_kprobe_long(const char *probe, const char *key)
 {
-	char rel[PATH_MAX], buf[PROBECACHE_LINE_MAX + 1];
+	struct pc_kprobes k;
+	const struct pc_kprobe *p;
+	long v = -1;
 
-	snprintf(rel, sizeof(rel), "probes/%s/%s", dir, file);
-	if (pc_sysfs_read(rel, buf, sizeof(buf)))
-		buf[0] = '\0';
-	return strdup(buf);
+	if (pc_kprobes_read(&k))
+		return -1;
+	p = pc_kprobes_get(&k, probe);
+	if (p)
+		v = kprobe_field(p, key);
+	pc_kprobes_free(&k);
+	return v;
 }
 
-static int read_one(const char *name, struct pc_kprobe *p)
+/* /proc/probecache_probes whole into @buf, its name into @path; errors reported. */
+static int listing_read(char *path, size_t plen, char **buf, size_t *len)
 {
-	char rel[PATH_MAX];
-	const char *colon = strchr(name, ':');
+	int ret;
 
-	memset(p, 0, sizeof(*p));
-	if (!colon || strlen(name) >= sizeof(p->name))
-		return -EINVAL;
-	snprintf(p->name, sizeof(p->name), "%s", name);
-	snprintf(p->group, sizeof(p->group), "%.*s", (int)(colon - name), name);
-	snprintf(p->event, sizeof(p->event), "%s", colon + 1);
-	snprintf(rel, sizeof(rel), "probes/%s/state", name);
-	if (pc_sysfs_read(rel, p->state, sizeof(p->state)))
-		snprintf(p->state, sizeof(p->state), "gone");	/* deleted while we read */
-	snprintf(rel, sizeof(rel), "probes/%s/build_id", name);
-	if (pc_sysfs_read(rel, p->build_id, sizeof(p->build_id)))
-		p->build_id[0] = '\0';
-	for (char *c = p->build_id; *c; c++)
-		*c = *c >= 'A' && *c <= 'F' ? *c - 'A' + 'a' : *c;
-	p->hits = read_u64(name, "hits");
-	p->consumers = pc_kprobe_long(name, "consumers");
-	p->counting = read_u64(name, "counting") == 1;
-	p->offset = read_u64(name, "offset");
-	p->ref_ctr = read_u64(name, "ref_ctr_offset");
-	p->pid = (long)read_u64(name, "pid");
-	p->unlinked = read_u64(name, "unlinked") == 1;
-	p->path = read_str(name, "path");
-	p->args = read_str(name, "args");
-	return p->path && p->args ? 0 : -ENOMEM;
+	snprintf(path, plen, "%s/%s", pc_proc_dir(), PC_PROBES_LISTING);
+	if (!pc_module_loaded()) {
+		pc_err("%s: probecache.ko is not loaded", pc_sysfs_dir());
+		return -ENOENT;
+	}
+	ret = pc_read_file(path, 0, PC_LISTING_MAX, buf, len);
+	if (ret == -ENOENT)
+		pc_err("%s: %s: the loaded probecache.ko predates its probe listing; "
+		       "load this version's module", path, strerror(ENOENT));
+	else if (ret)
+		pc_err("%s: %s", path, pc_file_strerror(ret));
+	return ret;
+}
+
+/* Line @lineno of the listing @path into @p; a malformed line is reported. */
+static int listing_line(char *line, bool newline, struct pc_kprobe *p, const char *path,
+			size_t lineno)
+{
+	char why[256];
+	int ret;
+
+	if (newline) {
+		ret = pc_kprobe_parse(line, p, why, sizeof(why));
+	} else {
+		memset(p, 0, sizeof(*p));
+		snprintf(why, sizeof(why), "no newline at its end: cut short");
+		ret = -EINVAL;
+	}
+	if (ret != -EINVAL)
+		return ret;
+	pc_err("%s:%zu: %s", path, lineno, why);
+	return -EBADMSG;	/* not the command line's fault: -EINVAL is a usage error */
 }
 
 static int cmp_kprobe(const void *a, const void *b)
@@ -116,41 +136,40 @@ static int cmp_kprobe(const void *a, const void *b)
 
 int pc_kprobes_read(struct pc_kprobes *out)
 {
-	char dir[PATH_MAX];
-	struct dirent *d;
-	struct pc_kprobe *arr;
-	DIR *dp;
-	int ret = 0;
+	char path[PATH_MAX], *buf, *pos, *line;
+	size_t len, max;
+	bool newline;
+	int ret;
 
 	memset(out, 0, sizeof(*out));
-	snprintf(dir, sizeof(dir), "%s/probes", pc_sysfs_dir());
-	dp = opendir(dir);
-	if (!dp) {
-		ret = -errno;
-		if (ret == -ENOENT)
-			pc_err("%s: probecache.ko is not loaded", pc_sysfs_dir());
-		else
-			pc_err("%s: %s", dir, strerror(errno));
+	ret = listing_read(path, sizeof(path), &buf, &len);
+	if (ret)
 		return ret;
+	/* one more than the newlines: a last line without one */
+	max = pc_count_lines(buf, len) + 1;
+	out->p = calloc(max, sizeof(*out->p));
+	ret = out->p ? 0 : -ENOMEM;
+	pos = buf;
+	while (!ret && out->n < max && (line = pc_next_line(&pos, buf + len, &newline))) {
+		ret = listing_line(line, newline, &out->p[out->n], path, out->n + 1);
+		out->n++;	/* freed with the rest even when cut short */
 	}
-	while (!ret && (d = readdir(dp))) {
-		if (d->d_name[0] == '.' || !strchr(d->d_name, ':'))
-			continue;
-		arr = realloc(out->p, (out->n + 1) * sizeof(*arr));
-		if (!arr) {
-			ret = -ENOMEM;
-			break;
-		}
-		out->p = arr;
-		ret = read_one(d->d_name, &out->p[out->n]);
-		out->n++;
-	}
-	closedir(dp);
+	free(buf);
 	if (ret)
 		pc_kprobes_free(out);
 	else if (out->n)
 		qsort(out->p, out->n, sizeof(*out->p), cmp_kprobe);
 	return ret;
+}
+
+const struct pc_kprobe *pc_kprobes_get(const struct pc_kprobes *k, const char *name)
+{
+	struct pc_kprobe key;
+
+	if (!k->n || strlen(name) >= sizeof(key.name))
+		return NULL;
+	snprintf(key.name, sizeof(key.name), "%s", name);
+	return bsearch(&key, k->p, k->n, sizeof(*k->p), cmp_kprobe);
 }
 
 void pc_kprobes_free(struct pc_kprobes *k)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What probecache.ko has armed, read from PROBECACHE_SYSFS/probes/. */
+/* What probecache.ko has defined and armed, read from /proc/probecache_probes. */
 #ifndef _PC_ARMED_H
 #define _PC_ARMED_H
 
@@ -9,8 +9,12 @@
 
 #include <linux/probecache.h>
 
+/* The module's listing of its probes, one line a probe, in /proc. */
+#define PC_PROBES_LISTING	"probecache_probes"
+#define PC_LISTING_MAX		(256u << 20)	/* bytes read of it at the most */
+
 struct pc_kprobe {
-	char name[2 * PROBECACHE_NAME_MAX + 2];	/* "GROUP:EVENT", the sysfs dir name */
+	char name[2 * PROBECACHE_NAME_MAX + 2];	/* "GROUP:EVENT", as the listing names it */
 	char group[PROBECACHE_NAME_MAX + 1];
 	char event[PROBECACHE_NAME_MAX + 1];
 	char state[32];		/* defined, armed, stale (older modules: armed only) */
@@ -30,17 +34,32 @@ struct pc_kprobes {
 	struct pc_kprobe *p;
 };
 
-/* -ENOENT (reported) if the module is not loaded. Sorted by name. */
+/*
+ * Every probe of /proc/probecache_probes, sorted by name. Errors are
+ * reported: -ENOENT the module is not loaded (or predates the listing),
+ * -EBADMSG a malformed line (named by file and line number), -errno.
+ */
 int pc_kprobes_read(struct pc_kprobes *out);
 void pc_kprobes_free(struct pc_kprobes *k);
+/* The probe named "GROUP:EVENT" in a pc_kprobes_read() result, or NULL (gone). */
+const struct pc_kprobe *pc_kprobes_get(const struct pc_kprobes *k, const char *name);
+/*
+ * Parse one listing line (no newline; cut in place) into @p. 0; -EINVAL with
+ * "FIELD: WHY: 'TOKEN'" in @why; -ENOMEM. Free p->path and p->args after.
+ */
+int pc_kprobe_parse(char *line, struct pc_kprobe *p, char *why, size_t len);
 /* The armed probe for this file location, or NULL. */
 const struct pc_kprobe *pc_kprobes_find(const struct pc_kprobes *k, const char *build_id,
 					uint64_t offset);
 
 /* Read PROBECACHE_SYSFS/@rel into @buf without the trailing newline. 0 or -errno. */
 int pc_sysfs_read(const char *rel, char *buf, size_t size);
-/* probes/@probe/@file as a number (strtol base 0); -1 if it cannot be read. */
-long pc_kprobe_long(const char *probe, const char *file);
+/*
+ * The numeric field @key (consumers, hits, counting, pid, unlinked, offset,
+ * ref_ctr_offset) of the listed probe @probe; -1 if the probe is not
+ * listed, the key unknown or the listing unreadable (reported).
+ */
+long pc_kprobe_long(const char *probe, const char *key);
 
 /*
  * Check a control line ("add RECORD", "del GROUP:EVENT") of @len bytes with

@@ -138,6 +138,15 @@ char *pc_next_line(char **pos, char *end, bool *newline)
 	return line;
 }
 
+size_t pc_count_lines(const char *buf, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += buf[i] == '\n';
+	return n;
+}
+
 bool pc_same_content(const struct stat *a, const struct stat *b)
 {
 	return a->st_size == b->st_size && a->st_mtim.tv_sec == b->st_mtim.tv_sec &&

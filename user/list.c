@@ -15,13 +15,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "armed.h"
+#include "kload.h"
 #include "pattern.h"
 #include "pc.h"
 
@@ -299,12 +298,8 @@ static void available_entry(struct list_ctx *c, const struct pc_binary *b,
 
 static void list_available(struct list_ctx *c)
 {
-	char dir[PATH_MAX];
-	struct stat st;
-
 	/* a module that is not loaded just means nothing is armed */
-	snprintf(dir, sizeof(dir), "%s/probes", pc_sysfs_dir());
-	if (!stat(dir, &st))
+	if (pc_module_loaded())
 		pc_kprobes_read(&c->armed);
 	if (c->json)
 		printf("{\"events\":[");

@@ -61,6 +61,8 @@ int pc_read_fd(int fd, size_t max, char **buf, size_t *len);
  * place; NULL after the last. *@newline is false for a last line cut short.
  */
 char *pc_next_line(char **pos, char *end, bool *newline);
+/* The newlines in @len bytes of @buf. */
+size_t pc_count_lines(const char *buf, size_t len);
 /* Two stats of one file: unchanged in between (size and mtime)? */
 bool pc_same_content(const struct stat *a, const struct stat *b);
 /* strerror() for the codes above: "not a regular file", "is a symbolic link"... */
@@ -76,6 +78,12 @@ int pc_file_commit(FILE *f, const char *tmp, const char *path, mode_t mode);
 
 /* sysfs root: $PROBECACHE_SYSFS, else PROBECACHE_SYSFS_DIR (lets tests use a fake tree). */
 const char *pc_sysfs_dir(void);
+/*
+ * tracefs root: $PROBECACHE_TRACEFS, else /sys/kernel/tracing if tracefs is
+ * mounted there (it has instances/), else /sys/kernel/debug/tracing.
+ */
+const char *pc_tracefs_dir(void);
+const char *pc_proc_dir(void);
 
 /* Minimal JSON string output (escapes per RFC 8259). */
 void pc_json_str(FILE *f, const char *s);

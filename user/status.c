@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "armed.h"
+#include "kload.h"
 #include "pattern.h"
 #include "pc.h"
 
@@ -67,8 +68,9 @@ static int show_probes(bool json)
 	int ret = pc_kprobes_read(&k);
 
 	if (ret) {
-		if (json)
-			printf("{\"loaded\":false,\"probes\":[]}\n");
+		if (json)	/* loaded but no listing: still no probes to show */
+			printf("{\"loaded\":%s,\"probes\":[]}\n",
+			       pc_module_loaded() ? "true" : "false");
 		return ret;
 	}
 	pc_sysfs_read("version", version, sizeof(version));

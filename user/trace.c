@@ -45,19 +45,6 @@ struct tracer {
 	int enabled;		/* events enabled in the instance */
 };
 
-/* $PROBECACHE_TRACEFS, else the tracefs mount point, else the debugfs one. */
-static void find_tracefs(struct tracer *t)
-{
-	const char *e = getenv("PROBECACHE_TRACEFS");
-
-	if (e && *e)
-		snprintf(t->root, sizeof(t->root), "%s", e);
-	else if (access("/sys/kernel/tracing/instances", F_OK) == 0)
-		snprintf(t->root, sizeof(t->root), "/sys/kernel/tracing");
-	else
-		snprintf(t->root, sizeof(t->root), "/sys/kernel/debug/tracing");
-}
-
 static int write_file(const char *dir, const char *rel, const char *s)
 {
 	char p[PATH_MAX];
@@ -441,7 +428,7 @@ static int run(struct tracer *t, char *const *pats, int npats, char **cmd)
 	sfd = signalfd(-1, &set, SFD_CLOEXEC);
 	if (sfd < 0)
 		return -errno;
-	find_tracefs(t);
+	snprintf(t->root, sizeof(t->root), "%s", pc_tracefs_dir());
 	ret = define_patterns(t, pats, npats);
 	if (!ret)
 		ret = select_probes(t, pats, npats);

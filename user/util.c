@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/probecache.h>
 
@@ -53,6 +54,25 @@ const char *pc_sysfs_dir(void)
 	const char *d = getenv("PROBECACHE_SYSFS");
 
 	return d && *d ? d : PROBECACHE_SYSFS_DIR;
+}
+
+/* Where probecache.ko lists its probes: $PROBECACHE_PROC (tests), else /proc. */
+const char *pc_proc_dir(void)
+{
+	const char *d = getenv("PROBECACHE_PROC");
+
+	return d && *d ? d : "/proc";
+}
+
+const char *pc_tracefs_dir(void)
+{
+	const char *e = getenv("PROBECACHE_TRACEFS");
+
+	if (e && *e)
+		return e;
+	if (access("/sys/kernel/tracing/instances", F_OK) == 0)
+		return "/sys/kernel/tracing";
+	return "/sys/kernel/debug/tracing";
 }
 
 void pc_json_str(FILE *f, const char *s)

@@ -2,18 +2,19 @@
 /*
  * LD_PRELOAD stand-in for probecache.ko's control file, for host tests (the
  * host cannot load modules). A write() to $PROBECACHE_SYSFS/control is
- * applied line by line to the fake tree as the module's ABI says: add
- * defines probes/GROUP:EVENT (state defined), count/nocount arm and disarm
- * the hit counter (idempotent), del and clear refuse with EBUSY while a consumer other
- * than the counter holds the probe (a test plays perf by raising the
- * probe's consumers file), count fails with ESTALE when the probe dir holds
- * a file named stale_on_count. Like the module it stops at the first
- * rejected line, returns the bytes of the lines before it (or -1 and errno
- * when it is the first), and words the reason in last_error. Accepted lines
- * are appended to the control file, so tests also see what was sent.
+ * applied line by line as the module's ABI says, to the probe listing
+ * $PROBECACHE_PROC/probecache_probes (one line a probe, the module's
+ * format): add defines GROUP:EVENT (state defined), count/nocount arm and
+ * disarm the hit counter (idempotent), del and clear refuse with EBUSY while
+ * a consumer other than the counter holds the probe (a test plays perf by
+ * raising the probe's consumers= in the listing), count fails with ESTALE
+ * when $PROBECACHE_SYSFS/stale_on_count.GROUP:EVENT exists. Like the module
+ * it stops at the first rejected line, returns the bytes of the lines before
+ * it (or -1 and errno when it is the first), and words the reason in
+ * last_error. Accepted lines are appended to the control file, so tests also
+ * see what was sent. Listing lines it cannot read back are dropped.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -22,64 +23,85 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#define MAX_PROBES	64
+
+struct fprobe {
+	char name[256], state[16], type[2], bid[128], path[PATH_MAX], args[4096];
+	long consumers, hits, counting, pid, unlinked;
+	unsigned long off, ref;
+};
+
 static ssize_t (*real_write)(int, const void *, size_t);
+static struct fprobe tab[MAX_PROBES];
+static int ntab;
 
 static const char *root(void)
 {
 	return getenv("PROBECACHE_SYSFS");
 }
 
-static void put(const char *name, const char *file, const char *fmt, long v)
+static const char *listing(void)
 {
-	char p[PATH_MAX];
-	FILE *f;
+	static char p[PATH_MAX];
+	const char *t = getenv("PROBECACHE_PROC");
 
-	snprintf(p, sizeof(p), "%s/probes/%s/%s", root(), name, file);
-	f = fopen(p, "w");
-	if (!f)
-		return;
-	fprintf(f, fmt, v);
-	fputc('\n', f);
-	fclose(f);
+	snprintf(p, sizeof(p), "%s/probecache_probes", t ? t : "/nonexistent");
+	return p;
 }
 
-static void put_str(const char *name, const char *file, const char *s)
+static bool parse(const char *line, struct fprobe *p)
 {
-	char p[PATH_MAX];
-	FILE *f;
+	int at = -1;
 
-	snprintf(p, sizeof(p), "%s/probes/%s/%s", root(), name, file);
-	f = fopen(p, "w");
-	if (f) {
-		fprintf(f, "%s\n", s);
-		fclose(f);
+	memset(p, 0, sizeof(*p));
+	sscanf(line, "%255s state=%15s consumers=%ld hits=%ld counting=%ld type=%1s pid=%ld "
+	       "unlinked=%ld build_id=%127s offset=0x%lx ref_ctr_offset=0x%lx path=%4095s args=%n",
+	       p->name, p->state, &p->consumers, &p->hits, &p->counting, p->type, &p->pid,
+	       &p->unlinked, p->bid, &p->off, &p->ref, p->path, &at);
+	if (at < 0)
+		return false;
+	snprintf(p->args, sizeof(p->args), "%s", line + at);
+	return true;
+}
+
+static void load(void)
+{
+	char line[sizeof(struct fprobe)];
+	FILE *f = fopen(listing(), "r");
+
+	ntab = 0;
+	while (f && ntab < MAX_PROBES && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		ntab += parse(line, &tab[ntab]);
 	}
+	if (f)
+		fclose(f);
 }
 
-static long get(const char *name, const char *file)
+static void save(void)
 {
-	char p[PATH_MAX], buf[64] = "";
-	FILE *f;
+	FILE *f = fopen(listing(), "w");
 
-	snprintf(p, sizeof(p), "%s/probes/%s/%s", root(), name, file);
-	f = fopen(p, "r");
-	if (!f)
-		return -1;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	return strtol(buf, NULL, 0);
+	for (int i = 0; f && i < ntab; i++) {
+		const struct fprobe *p = &tab[i];
+
+		fprintf(f, "%s state=%s consumers=%ld hits=%ld counting=%ld type=%s pid=%ld "
+			"unlinked=%ld build_id=%s offset=0x%lx ref_ctr_offset=0x%lx path=%s args=%s\n",
+			p->name, p->state, p->consumers, p->hits, p->counting, p->type, p->pid,
+			p->unlinked, p->bid, p->off, p->ref, p->path, p->args);
+	}
+	if (f)
+		fclose(f);
 }
 
-static bool exists(const char *name, const char *file)
+static struct fprobe *find(const char *name)
 {
-	char p[PATH_MAX];
-
-	snprintf(p, sizeof(p), "%s/probes/%s%s%s", root(), name, file ? "/" : "", file ? file : "");
-	return access(p, F_OK) == 0;
+	for (int i = 0; i < ntab; i++)
+		if (!strcmp(tab[i].name, name))
+			return &tab[i];
+	return NULL;
 }
 
 static void set_counter(const char *file, int delta)
@@ -101,15 +123,39 @@ static void set_counter(const char *file, int delta)
 	}
 }
 
-static void state_update(const char *name)
+/* $PROBECACHE_SYSFS/stale_on_count.NAME: exists? (@rm: remove it) */
+static bool stale_marker(const char *name, bool rm)
 {
-	put_str(name, "state", get(name, "consumers") > 0 ? "armed" : "defined");
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/stale_on_count.%s", root(), name);
+	return rm ? unlink(p) == 0 : access(p, F_OK) == 0;
+}
+
+/* "PATH:0xOFF[(0xREF)] [pid=N] [ARGS]" into @p */
+static void add_location(struct fprobe *p, char *loc)
+{
+	char *rest = strchr(loc, ' '), *off = strstr(loc, ":0x"), *ref;
+
+	if (rest)
+		*rest++ = '\0';
+	ref = strchr(loc, '(');
+	p->off = off ? strtoul(off + 1, NULL, 16) : 0;
+	p->ref = ref ? strtoul(ref + 1, NULL, 16) : 0;
+	*strchrnul(loc, ':') = '\0';
+	snprintf(p->path, sizeof(p->path), "%s", loc);
+	if (rest && !strncmp(rest, "pid=", 4)) {
+		p->pid = strtol(rest + 4, &rest, 10);
+		rest += *rest == ' ';
+	}
+	snprintf(p->args, sizeof(p->args), "%s", rest ? rest : "");
 }
 
 /* "add p:G/E BUILDID PATH:0xOFF[(0xREF)] [pid=N] ARGS" */
 static int do_add(char *rec, char *why, size_t len)
 {
-	char name[256], dir[PATH_MAX], *slash, *bid, *loc, *off, *pid;
+	char *slash, *bid, *loc;
+	struct fprobe *p = &tab[ntab];
 
 	if (strlen(rec) < 3 || rec[1] != ':' || !(slash = strchr(rec, '/')))
 		return snprintf(why, len, "col 5: type: bad"), -EINVAL;
@@ -117,89 +163,61 @@ static int do_add(char *rec, char *why, size_t len)
 	loc = bid ? strchr(bid + 1, ' ') : NULL;
 	if (!loc)
 		return snprintf(why, len, "col 5: build-id: missing"), -EINVAL;
+	if (ntab == MAX_PROBES)
+		return snprintf(why, len, "fakemod: more than %d probes", MAX_PROBES), -ENOSPC;
 	*bid++ = '\0';
 	*loc++ = '\0';
-	snprintf(name, sizeof(name), "%.*s:%s", (int)(slash - rec - 2), rec + 2, slash + 1);
-	if (exists(name, NULL))
-		return snprintf(why, len, "event: %s already exists", name), -EEXIST;
-	snprintf(dir, sizeof(dir), "%s/probes", root());
-	mkdir(dir, 0755);
-	snprintf(dir, sizeof(dir), "%s/probes/%s", root(), name);
-	if (mkdir(dir, 0755))
-		return snprintf(why, len, "%s: %s", dir, strerror(errno)), -errno;
-	off = strstr(loc, ":0x");
-	pid = strstr(loc, " pid=");
-	put_str(name, "build_id", bid);
-	*strchrnul(loc, ':') = '\0';
-	put_str(name, "path", loc);
-	put(name, "offset", "0x%lx", off ? strtol(off + 1, NULL, 16) : 0);
-	put(name, "ref_ctr_offset", "%ld", 0);
-	put(name, "pid", "%ld", pid ? strtol(pid + 5, NULL, 10) : 0);
-	put(name, "consumers", "%ld", 0);
-	put(name, "counting", "%ld", 0);
-	put(name, "hits", "%ld", 0);
-	put_str(name, "args", "");
-	put_str(name, "state", "defined");
+	memset(p, 0, sizeof(*p));
+	snprintf(p->name, sizeof(p->name), "%.*s:%s", (int)(slash - rec - 2), rec + 2, slash + 1);
+	if (find(p->name))
+		return snprintf(why, len, "event: %s already exists", p->name), -EEXIST;
+	p->type[0] = rec[0];
+	snprintf(p->bid, sizeof(p->bid), "%s", bid);
+	add_location(p, loc);
+	snprintf(p->state, sizeof(p->state), "defined");
+	ntab++;
 	set_counter("nr_probes", 1);
 	return 0;
 }
 
 static int do_count(const char *name, int on, char *why, size_t len)
 {
-	if (!exists(name, NULL))
+	struct fprobe *p = find(name);
+
+	if (!p)
 		return snprintf(why, len, "%s: no such probe", name), -ENOENT;
-	if (get(name, "counting") == on)
+	if (p->counting == on)
 		return 0;	/* idempotent, as in the module */
-	if (on && exists(name, "stale_on_count"))
+	if (on && stale_marker(name, false))
 		return snprintf(why, len, "%s: build-id changed since add", name), -ESTALE;
-	put(name, "counting", "%ld", on);
-	put(name, "consumers", "%ld", get(name, "consumers") + (on ? 1 : -1));
-	state_update(name);
+	p->counting = on;
+	p->consumers += on ? 1 : -1;
+	snprintf(p->state, sizeof(p->state), "%s", p->consumers > 0 ? "armed" : "defined");
 	return 0;
-}
-
-static void rm_probe(const char *name)
-{
-	char dir[PATH_MAX], p[PATH_MAX + 256];
-	struct dirent *d;
-	DIR *dp;
-
-	snprintf(dir, sizeof(dir), "%s/probes/%s", root(), name);
-	dp = opendir(dir);
-	while (dp && (d = readdir(dp)))
-		if (strcmp(d->d_name, ".") && strcmp(d->d_name, ".."))
-			snprintf(p, sizeof(p), "%s/%s", dir, d->d_name), unlink(p);
-	if (dp)
-		closedir(dp);
-	rmdir(dir);
-	set_counter("nr_probes", -1);
 }
 
 static int do_del(const char *name, char *why, size_t len)
 {
-	if (!exists(name, NULL))
+	struct fprobe *p = find(name);
+
+	if (!p)
 		return snprintf(why, len, "%s: no such probe", name), -ENOENT;
-	if (get(name, "consumers") - get(name, "counting") > 0)
+	if (p->consumers - p->counting > 0)
 		return snprintf(why, len, "%s: in use by %ld consumers", name,
-				get(name, "consumers") - get(name, "counting")), -EBUSY;
-	rm_probe(name);
+				p->consumers - p->counting), -EBUSY;
+	stale_marker(name, true);
+	memmove(p, p + 1, (char *)&tab[--ntab] - (char *)p);
+	set_counter("nr_probes", -1);
 	return 0;
 }
 
 static int do_clear(char *why, size_t len)
 {
-	char dir[PATH_MAX];
-	struct dirent *d;
-	DIR *dp;
 	int ret = 0;
 
-	snprintf(dir, sizeof(dir), "%s/probes", root());
-	dp = opendir(dir);
-	while (dp && (d = readdir(dp)))
-		if (d->d_name[0] != '.' && do_del(d->d_name, why, len) == -EBUSY)
+	for (int i = ntab - 1; i >= 0; i--)
+		if (do_del(tab[i].name, why, len) == -EBUSY)
 			ret = -EBUSY;
-	if (dp)
-		closedir(dp);
 	return ret;
 }
 
@@ -262,6 +280,7 @@ ssize_t write(int fd, const void *buf, size_t count)
 		real_write = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
 	if (!is_control(fd))
 		return real_write(fd, buf, count);
+	load();
 	while (done < count && (nl = memchr(s + done, '\n', count - done))) {
 		size_t l = nl - (s + done);
 
@@ -269,6 +288,7 @@ ssize_t write(int fd, const void *buf, size_t count)
 		lineno++;
 		ret = apply(line, why, sizeof(why));
 		if (ret) {
+			save();
 			last_error(lineno, why);
 			if (done)
 				return done;
@@ -278,5 +298,6 @@ ssize_t write(int fd, const void *buf, size_t count)
 		real_write(fd, s + done, l + 1);
 		done += l + 1;
 	}
+	save();
 	return done;
 }

@@ -1,10 +1,11 @@
 #!/bin/bash
 # Host suite for probecache-resolve's cache commands: scan, list, del, clear,
 # patterns, clashes A and B, staleness/gc, and what arm/disarm/status write to
-# and read from a fake sysfs tree (PROBECACHE_SYSFS). The lazy-arming commands
+# and read from a fake sysfs tree (PROBECACHE_SYSFS) and its probe listing
+# (PROBECACHE_PROC/probecache_probes, one line a probe). The lazy-arming commands
 # (define, arm = define + count, disarm and its EBUSY, scan/add defining,
 # preload markers, trace's refusals) run against tests/cli/fakemod.c, an
-# LD_PRELOAD stand-in that applies control lines to the fake tree as the
+# LD_PRELOAD stand-in that applies control lines to the fake listing as the
 # module's ABI says. Real arming is in the VM.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/lib/tap.sh"
@@ -21,6 +22,8 @@ cc -Wall -Wextra -Werror -shared -fPIC -o "$T/fakemod.so" "$top/tests/cli/fakemo
 	{ echo "Bail out! cannot build tests/cli/fakemod.c"; exit 1; }
 export PROBECACHE_DIR=$T/cache
 export PROBECACHE_SYSFS=$T/nosysfs
+export PROBECACHE_TRACEFS=$T/tracefs	# never the host's
+export PROBECACHE_PROC=$T/proc	# the module's listing: never the host's
 LIBSTDCXX=/usr/lib/x86_64-linux-gnu/libstdc++.so.6
 
 pc() { "$PC_BIN" "$@"; }
@@ -196,8 +199,8 @@ v1=$(bid "$FX/rs_ver_v1") v2=$(bid "$FX/rs_ver_v2")
 check_eq "clash B: both versions listed under the same path" 2 \
 	"$(pc list "sdt_rs_ver:step@$app" | grep -c "^$app (")"
 
-mkdir -p "$T/sys"
-: > "$T/sys/control"
+mkdir -p "$T/sys" "$T/tracefs" "$T/proc"
+: > "$T/sys/control"; : > "$T/proc/probecache_probes"
 export PROBECACHE_SYSFS=$T/sys
 out=$(pc arm "sdt_rs_ver:step@$app" 2>&1)
 check "clash B: arm says which build-id it chose and why" \
@@ -296,14 +299,11 @@ check_eq "gc removes stale versions, keeps the current one" "$app ($v2):" \
 check "gc removes binaries that are gone" sh -c "! '$PC_BIN' list 'sdt_rs:tick' 2>/dev/null"
 check_eq "after gc nothing is stale" "nothing stale in $T/cache" "$(pc status --stale)"
 
-# ---- fake sysfs: status, disarm, --available ----
-p=$T/sys/probes/sdt_libstdcxx:throw
-mkdir -p "$p"
-echo 0.1 > "$T/sys/version"; echo 1 > "$T/sys/nr_probes"
-echo armed > "$p/state"; echo 7 > "$p/hits"; echo "$(bid "$real")" > "$p/build_id"
-echo 2 > "$p/consumers"; echo 1 > "$p/counting"; echo 1 > "$T/sys/nr_armed"
-echo "$real" > "$p/path"; echo 0xa90a1 > "$p/offset"; echo 0 > "$p/ref_ctr_offset"
-echo "arg1=%di:u64 arg2=%si:u64" > "$p/args"; echo 0 > "$p/pid"
+# ---- fake sysfs and listing: status, disarm, --available ----
+lst=$T/proc/probecache_probes
+echo 0.1 > "$T/sys/version"; echo 1 > "$T/sys/nr_probes"; echo 1 > "$T/sys/nr_armed"
+throw_line="sdt_libstdcxx:throw state=armed consumers=2 hits=7 counting=1 type=p pid=0 unlinked=0 build_id=$(bid "$real") offset=0xa90a1 ref_ctr_offset=0x0 path=$real args=arg1=%di:u64 arg2=%si:u64"
+echo "$throw_line" > "$lst"
 out=$(pc status)
 check "status shows module version and probe counts" grep -q "^probecache 0.1 (.*): 1 probes defined, 1 armed" <<< "$out"
 check "status shows state, consumers, counting and hits" grep -qE '^sdt_libstdcxx:throw +armed +2 +yes +7 ' <<< "$out"
@@ -319,8 +319,69 @@ check_eq "disarm writes del GROUP:EVENT" "del sdt_libstdcxx:throw" "$(cat "$T/sy
 out=$(pc disarm --keep-defined 'sdt_libstdcxx:*')
 check_eq "disarm --keep-defined writes nocount GROUP:EVENT" "nocount sdt_libstdcxx:throw" "$(cat "$T/sys/control")"
 : > "$T/sys/control"
+
+# the listing parser: every field of a line; args is the rest of the line
+# json_probes: each listed probe as NAME|STATE|CONSUMERS|COUNTING|HITS|PID|UNLINKED|BUILD_ID|OFFSET|REF|PATH|ARGS
+json_probes() {
+	"$PC_BIN" status --json | python3 -c 'import json,sys
+for p in json.load(sys.stdin)["probes"]:
+	print("|".join(str(p[k]) for k in ("name","state","consumers","counting","hits","pid","unlinked","build_id","offset","ref_ctr_offset","path","args")))'
+}
+{
+	echo "$throw_line"
+	echo "g:e state=defined consumers=0 hits=18446744073709551615 counting=0 type=r pid=42 unlinked=1 build_id=00AB offset=0x10 ref_ctr_offset=0x4010 path=/x args="
+	echo "g:sp state=stale consumers=1 hits=0 counting=0 type=p pid=0 unlinked=0 build_id=ab offset=0x0 ref_ctr_offset=0x0 path=/y args=a=%di:s32  b=+8(%sp):u64 x=y= "
+} > "$lst"
+check_eq "listing: every field parsed; build-id lower-cased; empty args; args with spaces and '='" \
+	"g:e|defined|0|False|18446744073709551615|42|True|00ab|16|16400|/x|
+g:sp|stale|1|False|0|0|False|ab|0|0|/y|a=%di:s32  b=+8(%sp):u64 x=y= 
+sdt_libstdcxx:throw|armed|2|True|7|0|False|$(bid "$real")|692385|0|$real|arg1=%di:u64 arg2=%si:u64" \
+	"$(json_probes)"
+check_eq "  status --json counts the listed probes" 3 "$("$PC_BIN" status --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["probes"]))')"
+: > "$lst"
+check_eq "an empty listing: no probes, exit 0" "0 probecache 0.1 ($T/sys): 0 probes defined, 1 armed" \
+	"$(pc status > "$T/st.out" 2>&1; echo $?) $(cat "$T/st.out")"
+# bad_listing DESC LINE2 WANT: the listing's second line is LINE2 (printf format);
+# status exits 1 with "PATH:2: WANT" and nothing else
+bad_listing() {
+	{ echo "$throw_line"; printf "$2"; } > "$lst"
+	check_eq "malformed listing, $1: exit 1, error names file, line and field" \
+		"1 probecache-resolve: $lst:2: $3" "$(pc status > /dev/null 2> "$T/st.err"; echo $?) $(cat "$T/st.err")"
+}
+g='g:e state=defined consumers=0 hits=0 counting=0 type=p pid=0 unlinked=0 build_id=ab'
+bad_listing "line cut short" "$g offset=0x1\n" "ref_ctr_offset: missing (the line ends before it)"
+bad_listing "last line without its newline" "$g offset=0x1 ref_ctr_offset=0x0 path=/x args=a=%%di" \
+	"no newline at its end: cut short"
+bad_listing "no args=" "$g offset=0x1 ref_ctr_offset=0x0 path=/x\n" "args: missing (the line ends before it)"
+bad_listing "a number that is not one" "${g/hits=0/hits=7x} offset=0x1 ref_ctr_offset=0x0 path=/x args=\n" \
+	"hits: want a decimal number: 'hits=7x'"
+bad_listing "a number out of range" "${g/hits=0/hits=18446744073709551616} offset=0x1 ref_ctr_offset=0x0 path=/x args=\n" \
+	"hits: out of range: 'hits=18446744073709551616'"
+bad_listing "offset without 0x" "$g offset=1 ref_ctr_offset=0x0 path=/x args=\n" "offset: want 0x and hex digits: 'offset=1'"
+bad_listing "fields out of order" "${g/consumers=0 hits=0/hits=0 consumers=0} offset=0x1 ref_ctr_offset=0x0 path=/x args=\n" \
+	"consumers: expected here: 'hits=0'"
+bad_listing "two spaces" "${g/ hits/  hits} offset=0x1 ref_ctr_offset=0x0 path=/x args=\n" \
+	"hits: empty (two spaces in a row)"
+bad_listing "an odd build-id" "${g/build_id=ab/build_id=abc} offset=0x1 ref_ctr_offset=0x0 path=/x args=\n" \
+	"build_id: want an even number of hex digits, 2 to 40: 'build_id=abc'"
+bad_listing "a name without its group" "${g/g:e/e} offset=0x1 ref_ctr_offset=0x0 path=/x args=\n" \
+	"GROUP:EVENT: want GROUP:EVENT, each 1 to 63 characters: 'e'"
+bad_listing "an empty line" "\n" "GROUP:EVENT: missing (the line ends before it)"
+bad_listing "a line of garbage" "$(head -c 300 /dev/zero | tr '\0' x)\n" \
+	"GROUP:EVENT: want GROUP:EVENT, each 1 to 63 characters: '$(head -c 64 /dev/zero | tr '\0' x)...'"
+check_eq "  disarm with a malformed listing: exit 1, nothing sent" "1 " \
+	"$(rc pc disarm 'sdt_libstdcxx:*') $(cat "$T/sys/control")"
+echo "$throw_line" > "$lst"
+mv "$lst" "$lst.away"
+check_eq "module loaded, listing missing: exit 1, names the path and says the module is too old" \
+	"1 probecache-resolve: $lst: No such file or directory: the loaded probecache.ko predates its probe listing; load this version's module" \
+	"$(pc status > /dev/null 2> "$T/st.err"; echo $?) $(cat "$T/st.err")"
+check_eq "  arm then sends nothing" "1 " "$(rc pc arm 'sdt_libstdcxx:throw') $(cat "$T/sys/control")"
+check "  status --json still says the module is loaded" sh -c \
+	"'$PC_BIN' status --json 2>/dev/null | python3 -c 'import json,sys; assert json.load(sys.stdin)[\"loaded\"]'"
+mv "$lst.away" "$lst"
 check_eq "disarm of nothing armed matching exits 1" 1 "$(rc pc disarm 'nosuch:*')"
-rm -rf "$T/sys/probes"
+: > "$lst"
 export PROBECACHE_SYSFS=$T/nosysfs
 check "status without the module says it is not loaded" sh -c \
 	"'$PC_BIN' status 2>&1 | grep -q 'probecache.ko is not loaded'"
@@ -360,18 +421,33 @@ export PROBECACHE_DIR=$T/cache
 
 # ---- lazy arming against the fake module (fakemod.so) ----
 F=$T/fk
-mkdir -p "$F/sys" "$F/etc" "$F/run"
-: > "$F/sys/control"; echo 0 > "$F/sys/nr_probes"; echo 0.1 > "$F/sys/version"
+mkdir -p "$F/sys" "$F/etc" "$F/run" "$F/tracefs" "$F/proc"
+FL=$F/proc/probecache_probes
+: > "$F/sys/control"; echo 0 > "$F/sys/nr_probes"; echo 0.1 > "$F/sys/version"; : > "$FL"
+export PROBECACHE_TRACEFS=$F/tracefs
+export PROBECACHE_PROC=$F/proc
 fk() { env PROBECACHE_SYSFS="$F/sys" LD_PRELOAD="$T/fakemod.so" "$PC_BIN" "$@"; }
 fkrc() { fk "$@" > "$T/fk.out" 2> "$T/fk.err"; echo $?; }
-probe() { cat "$F/sys/probes/$1/$2" 2>&1; }
+# probe NAME KEY: KEY of NAME's line in the fake listing (the ABI's own recipe)
+probe() {
+	awk -v n="$1" -v k="$2" '$1 == n { for (i = 2; i <= NF; i++) if (index($i, k "=") == 1) {
+		if (k == "args") { sub(/^[^ ]* .* args=/, ""); print } else print substr($i, length(k) + 2)
+		exit } }' "$FL"
+}
+# setp NAME KEY VALUE: what a perf or BPF consumer would change in the module
+setp() {
+	awk -v n="$1" -v k="$2" -v v="$3" '$1 == n { for (i = 2; i <= NF; i++)
+		if (index($i, k "=") == 1) { $i = k "=" v; break } } { print }' "$FL" > "$FL.new" &&
+		mv "$FL.new" "$FL"
+}
+listed() { [ -n "$(awk -v n="$1" '$1 == n' "$FL")" ] && echo yes || echo no; }
 cp "$FX/rs_sem" "$T/tree/rs_sem"
 sem_bid=$(bid "$T/tree/rs_sem")
 
 check_eq "scan with the module loaded: exit 0" 0 "$(fkrc scan "$T/tree/rs_sem")"
 check_eq "  defines exactly the scanned file's probes (libstdc++, rs_twin are cached too)" \
 	"add $sem_bid|add $sem_bid" "$(cut -d' ' -f1,3 "$F/sys/control" | paste -sd'|')"
-alw=$(ls "$F/sys/probes" | grep '^sdt_rs:always')
+alw=$(cut -d' ' -f1 "$FL" | grep '^sdt_rs:always')
 check_eq "  under the clash-A name where rs_twin has the same probe" "sdt_rs:always_${sem_bid:0:8}" "$alw"
 check_eq "  and says so" "scan: 2 defined in probecache.ko, 0 already, 0 skipped, 0 failed" \
 	"$(tail -n 1 "$T/fk.out")"
@@ -380,13 +456,17 @@ check_eq "  state defined, no consumer, not counting" "defined 0 0" \
 : > "$F/sys/control"
 check_eq "a rescan: exit 0, both already defined" "0 scan: 0 defined in probecache.ko, 2 already, 0 skipped, 0 failed" \
 	"$(fkrc scan "$T/tree/rs_sem") $(tail -n 1 "$T/fk.out")"
-rm -rf "$F/sys/probes"; echo 0 > "$F/sys/nr_probes"; : > "$F/sys/control"
+: > "$FL"; echo 0 > "$F/sys/nr_probes"; : > "$F/sys/control"
 check_eq "scan --no-define with the module loaded writes nothing" "0 " \
 	"$(fkrc scan --no-define "$T/tree/rs_sem") $(cat "$F/sys/control")"
 
 check_eq "define: exit 0" 0 "$(fkrc define sdt_rs:tick)"
 check_eq "  says what it defined" "defined sdt_rs:tick ($T/tree/rs_sem)" "$(head -n 1 "$T/fk.out")"
 check_eq "  sends add only, no count" "add" "$(cut -d' ' -f1 "$F/sys/control" | paste -sd' ')"
+tick_args=$(cut -d' ' -f5- "$F/sys/control")
+check "  the fake listing holds the record's args (spaces and '=')" grep -qx 'arg1=%[a-z]*:s32 arg2=%[a-z]*:s32' <<< "$(probe sdt_rs:tick args)"
+check_eq "  status reads them back whole from the listing" "$tick_args" \
+	"$(fk status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["probes"][0]["args"])')"
 check_eq "define again: already defined, exit 0" "0 0 defined, 1 already defined, 0 skipped, 0 failed" \
 	"$(fkrc define sdt_rs:tick) $(tail -n 1 "$T/fk.out")"
 : > "$F/sys/control"
@@ -401,7 +481,7 @@ check_eq "arm of an undefined probe defines and counts it" "add count" \
 	"$(: > "$F/sys/control"; fk arm -q "sdt_rs:always@$T/tree/rs_sem"; cut -d' ' -f1 "$F/sys/control" | paste -sd' ')"
 
 # a perf/ftrace consumer beside the counter: del is refused, nothing lost
-echo 2 > "$F/sys/probes/sdt_rs:tick/consumers"
+setp sdt_rs:tick consumers 2
 check_eq "disarm while perf holds the event: exit 1" 1 "$(fkrc disarm sdt_rs:tick)"
 check_eq "  names the probe, perf/ftrace, the consumers and that nothing changed" \
 	"probecache-resolve: sdt_rs:tick ($T/tree/rs_sem): in use by perf, ftrace or a BPF program (consumers 2): not deleted, nothing changed; run disarm again once they have stopped" \
@@ -409,22 +489,22 @@ check_eq "  names the probe, perf/ftrace, the consumers and that nothing changed
 check_eq "  summary counts it in use" "0 disarmed, 1 in use (unchanged), 0 already gone" "$(tail -n 1 "$T/fk.out")"
 check_eq "  the probe is still there, still counting" "armed 1" \
 	"$(probe sdt_rs:tick state) $(probe sdt_rs:tick counting)"
-echo 1 > "$F/sys/probes/sdt_rs:tick/consumers"
+setp sdt_rs:tick consumers 1
 check_eq "disarm again once perf is gone: exit 0" 0 "$(fkrc disarm sdt_rs:tick)"
-check "  the probe is deleted" test ! -e "$F/sys/probes/sdt_rs:tick"
+check_eq "  the probe is deleted" no "$(listed sdt_rs:tick)"
 check_eq "disarm --keep-defined: stops counting, keeps the event" "0 defined 0 0" \
 	"$(fkrc disarm -k "$alw") $(probe "$alw" state) $(probe "$alw" counting) $(probe "$alw" consumers)"
 check_eq "  again: nothing to stop, exit 0" "0 $alw ($T/tree/rs_sem): not counting" \
 	"$(fkrc disarm -k "$alw") $(head -n 1 "$T/fk.out")"
-echo 1 > "$F/sys/probes/$alw/consumers"
+setp "$alw" consumers 1
 check_eq "unload while perf holds a probe: exit 1, nothing unloaded" 1 "$(fkrc unload)"
 check "  says why" grep -q "perf, ftrace or a BPF program still uses some probes" "$T/fk.err"
-echo 0 > "$F/sys/probes/$alw/consumers"
+setp "$alw" consumers 0
 fk disarm -q 'sdt_rs:*'
 
 # the file changed since define: count is refused with ESTALE
 fk define -q sdt_rs:tick
-touch "$F/sys/probes/sdt_rs:tick/stale_on_count"
+touch "$F/sys/stale_on_count.sdt_rs:tick"
 check_eq "arm of a probe whose file changed since define: exit 1" 1 "$(fkrc arm sdt_rs:tick)"
 check "  says the file changed since it was defined, with the module's reason" \
 	grep -q "sdt_rs:tick ($T/tree/rs_sem): the file changed since it was defined, not armed (kernel: count: .*build-id changed since add)" "$T/fk.err"
@@ -470,14 +550,14 @@ check_eq "  the state file: what it defined, and nocount for what it only counte
 check_eq "preload --stop: exit 0, counts what it undid once" "0 preload: stopped, 3 preloaded probes disarmed" \
 	"$(pl --stop > "$T/fk.out" 2>&1; echo $?) $(tail -n 1 "$T/fk.out")"
 check_eq "  deleted what it defined, stopped counting what it only counted" "no no defined 0" \
-	"$([ -e "$F/sys/probes/sdt_rs:tick" ] && echo yes || echo no) $([ -e "$F/sys/probes/$alw" ] && echo yes || echo no) $(probe sdt_libstdcxx:throw state) $(probe sdt_libstdcxx:throw counting)"
+	"$(listed sdt_rs:tick) $(listed "$alw") $(probe sdt_libstdcxx:throw state) $(probe sdt_libstdcxx:throw counting)"
 check "  removed the state file" test ! -e "$F/run/preloaded"
 pl > /dev/null 2>&1
-echo 1 > "$F/sys/probes/$alw/consumers"
+setp "$alw" consumers 1
 check_eq "preload --stop while perf uses a preloaded probe: exit 1" 1 "$(pl --stop > /dev/null 2> "$T/fk.err"; echo $?)"
 check "  names the probe in use and keeps the state file" sh -c \
 	"grep -q '$alw .*consumers 1' '$T/fk.err' && test -s '$F/run/preloaded'"
-echo 0 > "$F/sys/probes/$alw/consumers"
+setp "$alw" consumers 0
 check_eq "  a second --stop succeeds" 0 "$(pl --stop > /dev/null 2>&1; echo $?)"
 printf 'sdt_rs:tick sometimes\n' > "$F/etc/10.conf"
 check_eq "preload refuses an unknown marker, naming file:line" 1 "$(pl --config "$F/etc/10.conf" > /dev/null 2> "$T/fk.err"; echo $?)"
@@ -505,7 +585,7 @@ fk disarm -q 'sdt_rs:*'
 fk define -q "sdt_rs:always@$T/tree/rs_sem"
 PROBECACHE_TRACEFS=$F/tracefs fkrc trace sdt_rs:tick > /dev/null
 check_eq "trace deletes what it defined, keeps what was defined before" "$alw" \
-	"$(ls "$F/sys/probes" | grep sdt_rs | paste -sd' ')"
+	"$(cut -d' ' -f1 "$FL" | grep sdt_rs | paste -sd' ')"
 
 # ---- help, clear ----
 for c in scan list del clear define arm disarm status gc trace preload; do

@@ -1,0 +1,1 @@
+test_listing_SRCS := ../../user/listing.c
