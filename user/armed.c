@@ -95,7 +95,7 @@ static int listing_read(char *path, size_t plen, char **buf, size_t *len)
 {
 	int ret;
 
-	snprintf(path, plen, "%s/%s", pc_proc_dir(), PC_PROBES_LISTING);
+	snprintf(path, plen, "%s/%s", pc_proc_dir(), PROBECACHE_LISTING);
 	if (!pc_module_loaded()) {
 		pc_err("%s: probecache.ko is not loaded", pc_sysfs_dir());
 		return -ENOENT;

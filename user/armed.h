@@ -9,8 +9,6 @@
 
 #include <linux/probecache.h>
 
-/* The module's listing of its probes, one line a probe, in /proc. */
-#define PC_PROBES_LISTING	"probecache_probes"
 #define PC_LISTING_MAX		(256u << 20)	/* bytes read of it at the most */
 
 struct pc_kprobe {
