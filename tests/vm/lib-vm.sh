@@ -52,12 +52,13 @@ pc_arm_line() {
 	}
 }
 
-# The probe listing: tracefs's probecache_probes, present while the module is loaded, one
-# line per probe in definition order (Documentation/ABI, listing-spec):
+# The probe listing: /proc/probecache_probes (procfs: Debian 6.1 does not export
+# tracefs_create_file to modules), present while the module is loaded, one line per
+# probe in definition order (Documentation/ABI, listing-spec):
 #   GROUP:EVENT state=S consumers=N hits=N counting=0|1 type=p|r pid=N unlinked=0|1
 #     build_id=HEX offset=0xHEX ref_ctr_offset=0xHEX path=PATH args=ARGS
 # args= is last and ARGS the whole rest of the line (spaces and '=' included).
-PC_LIST=/sys/kernel/tracing/probecache_probes
+PC_LIST=/proc/probecache_probes
 
 # pc_field GROUP:EVENT FIELD: the value of FIELD in the probe's line, as the old per-probe
 # sysfs file printed it (args: the rest of the line); prints nothing and fails when the

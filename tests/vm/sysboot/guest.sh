@@ -29,9 +29,9 @@ run() {
 	sed -e 's/(Reading database \.\.\. [0-9]*%//g' -e 's/^/#     /' /tmp/run.log | tail -n 25
 }
 
-# The probes: one line each in tracefs's probecache_probes ("GROUP:EVENT state=S ...
+# The probes: one line each in /proc/probecache_probes ("GROUP:EVENT state=S ...
 # hits=N ... args=ARGS", args last; tests/vm/lib-vm.sh pc_field reads args too).
-L=/sys/kernel/tracing/probecache_probes
+L=/proc/probecache_probes
 # field GROUP:EVENT FIELD: a field (not args) of the probe's line; fails when not listed
 field() {
 	awk -v n="$1" -v k="$2" '$1 == n {

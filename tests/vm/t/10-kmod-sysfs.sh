@@ -1,6 +1,6 @@
 #!/bin/sh
 # probecache.ko: sysfs layout, module parameters, add/del/clear, the probe listing
-# (tracefs probecache_probes: one line per probe, fields in a fixed order, args last).
+# (/proc/probecache_probes: one line per probe, fields in a fixed order, args last).
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
 kenv pc_sdt
@@ -27,7 +27,7 @@ check_eq "control is 0200" "--w-------" "$(ls -l $PC_SYSFS/control | cut -c1-10)
 check_eq "last_error is 0400" "-r--------" "$(ls -l $PC_SYSFS/last_error | cut -c1-10)"
 check_eq "last_error starts empty" "" "$(kerr)"
 check "no per-probe sysfs directory ($PC_SYSFS/probes)" test ! -e $PC_SYSFS/probes
-check_eq "the listing is in tracefs, 0400" "-r--------" "$(ls -l $PC_LIST 2>&1 | cut -c1-10)"
+check_eq "the listing is /proc/probecache_probes, 0400" "-r--------" "$(ls -l $PC_LIST 2>&1 | cut -c1-10)"
 check_eq "the listing starts empty (no header)" "0" "$(wc -c < $PC_LIST)"
 
 rec="p:pcfix/tick $pc_sdt_BUILD_ID $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick) $pc_sdt_SDTARGS_tick"
