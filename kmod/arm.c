@@ -69,9 +69,9 @@ static void pc_queue_stale(struct pc_probe *p)
 {
 	if (test_and_set_bit(PC_F_STALE_QUEUED, &p->flags))
 		return;
-	kobject_get(&p->kobj);
+	pc_probe_get(p);
 	if (!queue_work(pc_wq, &p->stale_work))
-		kobject_put(&p->kobj);
+		pc_probe_put(p);
 }
 
 static struct pc_probe *pc_uc_probe(struct uprobe_consumer *uc)
@@ -241,7 +241,7 @@ void pc_disarm_nosync(struct pc_probe *p)
 		return;
 	WRITE_ONCE(p->registered, false);
 	atomic_cmpxchg(&p->state, PC_STATE_ARMED, PC_STATE_DEFINED);
-	pc_uprobe_unregister_nosync(&p->up, &p->uc);
+	pc_uprobe_unregister_nosync(&p->up, p->inode, p->offset, &p->uc);
 	atomic_dec(&pc_nr_armed);
 	pc_allow_writes(p);
 }
@@ -257,7 +257,8 @@ static int pc_apply(struct pc_probe *p)
 	ret = pc_uprobe_register(&pc_applier.up, p->inode, p->offset,
 				 p->ref_ctr_offset, &pc_applier.uc);
 	if (!ret) {
-		pc_uprobe_unregister_nosync(&pc_applier.up, &pc_applier.uc);
+		pc_uprobe_unregister_nosync(&pc_applier.up, p->inode, p->offset,
+					    &pc_applier.uc);
 		pc_uprobe_unregister_sync();
 	}
 	mutex_unlock(&pc_apply_lock);
@@ -364,7 +365,7 @@ void pc_consumer_put(struct pc_probe *p, struct perf_event *task_event)
 	mutex_unlock(&p->lock);
 }
 
-/* The module's own consumer: counts hits in probes/G:E/hits. */
+/* The module's own consumer: counts the hits /proc/probecache_probes shows. */
 int pc_count_set(struct pc_probe *p, bool on, struct pc_err *err)
 {
 	int ret = 0;
@@ -402,7 +403,7 @@ static void pc_stale_work(struct work_struct *work)
 		pc_uprobe_unregister_sync();
 	}
 	mutex_unlock(&p->lock);
-	kobject_put(&p->kobj);
+	pc_probe_put(p);
 }
 
 void pc_arm_init_probe(struct pc_probe *p)

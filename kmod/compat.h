@@ -75,21 +75,20 @@ static inline void pc_uprobe_consumer_init(struct uprobe_consumer *uc, bool ret)
 	uc->filter = pc_compat_filter;
 }
 
-/* What unregistering needs: the uprobe handle (6.12+) or inode + offset. */
+/*
+ * The uprobe handle (6.12+); before, unregistering names the inode and
+ * offset again, which the caller keeps anyway.
+ */
 struct pc_uprobe {
 #ifdef PC_HAVE_UPROBE_REGISTER_PTR
 	struct uprobe *uprobe;
 #endif
-	struct inode *inode;
-	loff_t offset;
 };
 
 static inline int pc_uprobe_register(struct pc_uprobe *h, struct inode *inode,
 				     loff_t offset, loff_t ref_ctr_offset,
 				     struct uprobe_consumer *uc)
 {
-	h->inode = inode;
-	h->offset = offset;
 #ifdef PC_HAVE_UPROBE_REGISTER_PTR
 	h->uprobe = uprobe_register(inode, offset, ref_ctr_offset, uc);
 	return PTR_ERR_OR_ZERO(h->uprobe);
@@ -99,10 +98,13 @@ static inline int pc_uprobe_register(struct pc_uprobe *h, struct inode *inode,
 }
 
 /*
- * Detach @uc; on 6.12+ handlers may still be running until
- * pc_uprobe_unregister_sync(), so batch the sync after many of these.
+ * Detach @uc, registered at @inode and @offset; on 6.12+ handlers may still
+ * be running until pc_uprobe_unregister_sync(), so batch the sync after
+ * many of these.
  */
 static inline void pc_uprobe_unregister_nosync(struct pc_uprobe *h,
+					       struct inode *inode,
+					       loff_t offset,
 					       struct uprobe_consumer *uc)
 {
 #if defined(PC_HAVE_UPROBE_UNREGISTER_NOSYNC)
@@ -110,7 +112,7 @@ static inline void pc_uprobe_unregister_nosync(struct pc_uprobe *h,
 #elif defined(PC_HAVE_UPROBE_REGISTER_PTR)
 	uprobe_unregister(h->uprobe, uc);
 #else
-	uprobe_unregister(h->inode, h->offset, uc);
+	uprobe_unregister(inode, offset, uc);
 #endif
 }
 
@@ -158,13 +160,6 @@ static inline bool pc_mapping_readable(const struct address_space *mapping)
 #define pc_bin_attr_const	const
 #else
 #define pc_bin_attr_const
-#endif
-
-/* kobject_init() takes a const kobj_type since 6.2 (Debian 6.1 via stable; 5.10: not). */
-#ifdef PC_HAVE_KOBJ_TYPE_CONST
-#define pc_ktype_const	const
-#else
-#define pc_ktype_const
 #endif
 
 #endif /* _PC_COMPAT_H */

@@ -36,10 +36,16 @@ struct pc_event {
 	struct trace_event_class class;
 	struct trace_event_call call;
 	struct tracepoint tp;		/* only its name: see TRACE_EVENT_FL_TRACEPOINT */
-	struct trace_event_fields fields[2];
 	struct list_head files;		/* under event_mutex; read under RCU */
-	bool live;			/* added to the tracing core */
 };
+
+/* probe.c allocates a probe and its event as one object. */
+const size_t pc_event_size = sizeof(struct pc_event);
+
+static struct pc_event *pc_ev(struct pc_probe *p)
+{
+	return (struct pc_event *)(p + 1);
+}
 
 /* Where a hit assembles its record: fetching may fault and sleep. */
 struct pc_scratch {
@@ -168,10 +174,10 @@ static enum print_line_t pc_event_print(struct trace_iterator *iter,
 	unsigned int i;
 
 	if (p->retprobe)
-		trace_seq_printf(s, "%s: (0x%lx <- 0x%lx)", p->event, ip[1],
-				 ip[0]);
+		trace_seq_printf(s, "%s: (0x%lx <- 0x%lx)", pc_probe_event(p),
+				 ip[1], ip[0]);
 	else
-		trace_seq_printf(s, "%s: (0x%lx)", p->event, ip[0]);
+		trace_seq_printf(s, "%s: (0x%lx)", pc_probe_event(p), ip[0]);
 	for (i = 0; i < p->nargs; i++)
 		pc_print_arg(s, &p->args[i], ent);
 	trace_seq_putc(s, '\n');
@@ -199,7 +205,7 @@ static int pc_event_enable(struct pc_probe *p, struct trace_event_file *file)
 		return ret;
 	}
 	link->file = file;
-	list_add_tail_rcu(&link->list, &p->ev->files);
+	list_add_tail_rcu(&link->list, &pc_ev(p)->files);
 	/* Enabled events do not pin their module; ours must stay loaded. */
 	__module_get(THIS_MODULE);
 	return 0;
@@ -209,7 +215,7 @@ static void pc_event_disable(struct pc_probe *p, struct trace_event_file *file)
 {
 	struct pc_event_link *link;
 
-	list_for_each_entry(link, &p->ev->files, list) {
+	list_for_each_entry(link, &pc_ev(p)->files, list) {
 		if (link->file != file)
 			continue;
 		list_del_rcu(&link->list);
@@ -267,24 +273,24 @@ static int pc_event_reg(struct trace_event_call *call, enum trace_reg type,
 	return 0;
 }
 
+static struct trace_event_fields pc_event_fields[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = pc_event_define_fields },
+	{}
+};
+
+/* In place: the event is the zeroed space after @p. */
 int pc_event_create(struct pc_probe *p)
 {
-	struct trace_event_call *call;
-	struct pc_event *ev;
+	struct pc_event *ev = pc_ev(p);
+	struct trace_event_call *call = &ev->call;
 	int len;
 
-	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
-	if (!ev)
-		return -ENOMEM;
 	INIT_LIST_HEAD(&ev->files);
 	INIT_LIST_HEAD(&ev->class.fields);
-	ev->fields[0].type = TRACE_FUNCTION_TYPE;
-	ev->fields[0].define_fields = pc_event_define_fields;
-	ev->class.system = p->group;
+	ev->class.system = pc_probe_group(p);
 	ev->class.reg = pc_event_reg;
-	ev->class.fields_array = ev->fields;
-	ev->tp.name = p->event;
-	call = &ev->call;
+	ev->class.fields_array = pc_event_fields;
+	ev->tp.name = pc_probe_event(p);
 	call->class = &ev->class;
 	call->tp = &ev->tp;
 	call->flags = TRACE_EVENT_FL_TRACEPOINT;
@@ -292,29 +298,22 @@ int pc_event_create(struct pc_probe *p)
 	call->data = p;
 	len = pc_print_fmt(p, NULL, 0) + 1;
 	call->print_fmt = kmalloc(len, GFP_KERNEL);
-	if (!call->print_fmt) {
-		kfree(ev);
+	if (!call->print_fmt)
 		return -ENOMEM;
-	}
 	pc_print_fmt(p, call->print_fmt, len);
-	p->ev = ev;
 	return 0;
 }
 
 void pc_event_free(struct pc_probe *p)
 {
-	if (!p->ev)
-		return;
-	WARN_ON(p->ev->live);
-	kfree(p->ev->call.print_fmt);
-	kfree(p->ev);
-	p->ev = NULL;
+	WARN_ON(p->event_live);
+	kfree(pc_ev(p)->call.print_fmt);
 }
 
 /* event_mutex held (ctl). */
 static int pc_event_add_locked(struct pc_probe *p)
 {
-	struct trace_event_call *call = &p->ev->call;
+	struct trace_event_call *call = &pc_ev(p)->call;
 	int ret;
 
 	if (!register_trace_event(&call->event))
@@ -326,7 +325,7 @@ static int pc_event_add_locked(struct pc_probe *p)
 	}
 	/* Added events have no module; perf and tracefs users must pin us. */
 	call->module = THIS_MODULE;
-	p->ev->live = true;
+	p->event_live = true;
 	return 0;
 }
 
@@ -335,11 +334,11 @@ static int pc_event_remove_locked(struct pc_probe *p)
 {
 	int ret;
 
-	if (!p->ev->live)
+	if (!p->event_live)
 		return 0;
-	ret = trace_remove_event_call(&p->ev->call);
+	ret = trace_remove_event_call(&pc_ev(p)->call);
 	if (!ret)
-		p->ev->live = false;
+		p->event_live = false;
 	return ret;
 }
 
@@ -543,9 +542,10 @@ int pc_event_check_name(struct pc_probe *p, struct pc_err *err)
 	struct trace_event_file *file;
 	int ret;
 
-	ret = pc_event_lookup_tracefs(p->group, p->event);
+	ret = pc_event_lookup_tracefs(pc_probe_group(p), pc_probe_event(p));
 	if (ret < 0) {
-		file = trace_get_event_file(NULL, p->group, p->event);
+		file = trace_get_event_file(NULL, pc_probe_group(p),
+					    pc_probe_event(p));
 		ret = !IS_ERR(file);
 		if (ret)
 			trace_put_event_file(file);
@@ -554,7 +554,7 @@ int pc_event_check_name(struct pc_probe *p, struct pc_err *err)
 		return 0;
 	return pc_err_set(err, -EEXIST, "event",
 			  "trace event %s/%s already exists (uprobe_events, kprobe_events or a module)",
-			  p->group, p->event);
+			  pc_probe_group(p), pc_probe_event(p));
 }
 
 /* Add the events of @batch in order; op_ret says which failed. */
@@ -653,7 +653,7 @@ static void pc_emit(struct pc_event *ev, struct pt_regs *regs, const u8 *rec,
 void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,
 		  unsigned long func, unsigned long ip)
 {
-	struct pc_event *ev = p->ev;
+	struct pc_event *ev = pc_ev(p);
 	bool ftrace = !list_empty(&ev->files);
 	bool perf = pc_perf_wanted(&ev->call);
 	struct pc_scratch *s;

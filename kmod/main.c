@@ -23,7 +23,7 @@ MODULE_PARM_DESC(max_line, "Longest control line in bytes without its newline, <
 
 bool pc_public_probes;
 module_param_named(public_probes, pc_public_probes, bool, 0444);
-MODULE_PARM_DESC(public_probes, "Let every user read each probe's hits, path, args and pid (default: root only)");
+MODULE_PARM_DESC(public_probes, "Let every user read /proc/probecache_probes (default: root only)");
 
 unsigned int pc_test_arm_delay_ms;
 module_param_named(test_arm_delay_ms, pc_test_arm_delay_ms, uint, 0644);
@@ -65,8 +65,13 @@ static int __init pc_init(void)
 	ret = pc_sysfs_init();
 	if (ret)
 		goto err_probe;
+	ret = pc_listing_init();
+	if (ret)
+		goto err_sysfs;
 	return 0;
 
+err_sysfs:
+	pc_sysfs_exit();
 err_probe:
 	pc_probe_exit();
 err_event:
@@ -78,6 +83,7 @@ static void __exit pc_exit(void)
 {
 	struct pc_err err = {};
 
+	pc_listing_exit();
 	pc_sysfs_remove_control();
 	pc_control_exit();
 	/* Tracers hold a module reference while they use an event. */

@@ -8,7 +8,7 @@
 #include <linux/elf.h>
 #include <linux/fs.h>
 #include <linux/hashtable.h>
-#include <linux/kobject.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -27,11 +27,13 @@ extern bool pc_public_probes;
 extern unsigned int pc_test_arm_delay_ms;
 
 /*
- * Guards the probe table (hash, list, count, sysfs directories). Never held
- * across file I/O or uprobe registration: verifying a record reads a file
- * that may block, or be one of our own sysfs files.
+ * Guards the probe table (hash, list, count). Never held across file I/O
+ * or uprobe registration: verifying a record reads a file that may block,
+ * or be one of our own files. The listing (listing.c) reads the table under
+ * it, so nothing taken inside it may wait for a reader of that file.
  */
 extern struct mutex pc_lock;
+extern struct list_head pc_probe_list;	/* definition order, under pc_lock */
 
 /* PC_ELF_MACHINE: the only ELF machine accepted, the one whose pt_regs we read. */
 #include "regs.h"
@@ -93,49 +95,50 @@ struct pc_fetch_arg {
 struct pc_event;
 
 struct pc_probe {
-	struct kobject kobj;
+	struct kref ref;		/* the table's, and each user's */
+	atomic_t state;			/* enum pc_state */
 	struct hlist_node hnode;	/* pc_probe_hash, under pc_lock */
 	struct list_head node;		/* pc_probe_list, under pc_lock */
 	struct list_head op_node;	/* batch of an event.c operation */
 	int op_ret;
-	unsigned int op_line;		/* control.c: where its line is */
-	size_t op_start, op_len;
+	unsigned int op_line;		/* control.c: where its line is, */
+	unsigned int op_start, op_len;	/* in one write() chunk */
 	struct uprobe_consumer uc;
 	struct pc_uprobe up;
 	struct work_struct stale_work;
 	unsigned long flags;		/* PC_F_* */
-	atomic_t state;			/* enum pc_state */
 	/*
 	 * Consumers and registration. Taken after event_mutex (the tracing
 	 * core calls our reg callback with it held), before pc_apply_lock.
 	 */
 	struct mutex lock;
-	bool registered;
-	bool counting;
 	/* What the uprobe filter reads; written under both locks. */
 	rwlock_t filter_lock;
 	unsigned int nr_systemwide;	/* ftrace files, counting, CPU-wide perf */
+	pid_t pid;
 	struct list_head perf_tasks;	/* per-task perf events, hw.tp_list */
-	struct pc_event *ev;		/* NULL where the kernel has no event API */
 	u64 __percpu *hits;
 	struct path path;
 	struct inode *inode;		/* verified (real) inode */
 	struct pc_ident ident;
 	struct mm_struct *mm;		/* pid filter: grabbed, NULL = all */
-	pid_t pid;
-	bool retprobe;
-	u8 build_id_len;
-	u8 build_id[PROBECACHE_BUILD_ID_MAX];
 	u64 offset;
 	u64 ref_ctr_offset;
 	char *pathname;
 	char *args_text;
-	char *name;			/* GROUP:EVENT; owns the buffer of: */
-	const char *group, *event;	/* (10 000 probes: sized, not maxed) */
+	char *name;			/* "GROUP:EVENT\0GROUP\0": pc_probe_event(), */
+	struct pc_fetch_arg *args;	/* nargs of them, NULL for none */
 	unsigned int fixed_size;	/* event record after trace_entry, no strings */
-	bool nofault;			/* registers and constants only: no loads */
 	unsigned int nargs;
-	struct pc_fetch_arg args[];
+	u8 build_id[PROBECACHE_BUILD_ID_MAX];
+	u8 build_id_len;
+	u8 group_len;			/* pc_probe_group() */
+	bool registered;
+	bool counting;
+	bool retprobe;
+	bool nofault;			/* registers and constants only: no loads */
+	bool event_live;		/* its event is added to the tracing core */
+	/* Where the kernel exports the event API, struct pc_event follows. */
 };
 
 #define PC_F_STALE_QUEUED	0
@@ -174,7 +177,8 @@ int pc_probe_del(const char *group, const char *event, struct pc_err *err);
 int pc_probe_clear(struct pc_err *err);
 int pc_probe_count(const char *group, const char *event, bool on,
 		   struct pc_err *err);
-void pc_probe_release(struct kobject *kobj);
+void pc_probe_put(struct pc_probe *p);
+const char *pc_probe_state(struct pc_probe *p);
 int pc_probe_init(void);
 void pc_probe_exit(void);
 u64 pc_probe_hits(const struct pc_probe *p);
@@ -203,6 +207,7 @@ unsigned int pc_fetch_record(const struct pc_probe *p, struct pt_regs *regs,
  * trace_add_event_call() (before 5.12) get none: probes are only counted.
  */
 #ifdef PC_HAVE_EVENT_CALL
+extern const size_t pc_event_size;
 int pc_event_create(struct pc_probe *p);
 void pc_event_free(struct pc_probe *p);
 int pc_event_check_name(struct pc_probe *p, struct pc_err *err);
@@ -213,6 +218,7 @@ void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,
 int pc_event_init(void);
 void pc_event_exit(void);
 #else
+#define pc_event_size 0
 static inline int pc_event_create(struct pc_probe *p) { return 0; }
 static inline void pc_event_free(struct pc_probe *p) { }
 static inline int pc_event_check_name(struct pc_probe *p, struct pc_err *err)
@@ -240,9 +246,28 @@ static inline int pc_event_init(void) { return 0; }
 static inline void pc_event_exit(void) { }
 #endif
 
+/* EVENT: the end of p->name. */
+static inline const char *pc_probe_event(const struct pc_probe *p)
+{
+	return p->name + p->group_len + 1;
+}
+
+/* GROUP: NUL-terminated after p->name. */
+static inline const char *pc_probe_group(const struct pc_probe *p)
+{
+	return p->name + strlen(p->name) + 1;
+}
+
+static inline void pc_probe_get(struct pc_probe *p)
+{
+	kref_get(&p->ref);
+}
+
+/* listing.c: /proc/probecache_probes */
+int pc_listing_init(void);
+void pc_listing_exit(void);
+
 /* sysfs.c */
-extern struct kobject *pc_probes_kobj;
-extern pc_ktype_const struct kobj_type pc_probe_ktype;
 int pc_sysfs_init(void);
 void pc_sysfs_remove_control(void);
 void pc_sysfs_exit(void);

@@ -3,7 +3,8 @@
  * The probe table: define (verify, then create the trace event), count,
  * del and clear. Table changes run under pc_lock; defining and deleting
  * are serialized by pc_define_lock so a probe's event is created before
- * anyone can delete it. A probe's memory lives as long as its kobject.
+ * anyone can delete it. A probe's memory lives as long as its last kref:
+ * the table holds one, and so does each command or stale check using it.
  */
 #include <linux/jhash.h>
 #include <linux/percpu.h>
@@ -18,9 +19,14 @@
 #define PC_HASH_BITS	12
 
 static DEFINE_HASHTABLE(pc_probe_hash, PC_HASH_BITS);
-static LIST_HEAD(pc_probe_list);
+LIST_HEAD(pc_probe_list);
 static DEFINE_MUTEX(pc_define_lock);
-static atomic_t pc_live = ATOMIC_INIT(0);	/* kobjects not yet released */
+static atomic_t pc_live = ATOMIC_INIT(0);	/* probes not yet released */
+/*
+ * A probe and its trace event, one object: 10 000 probes of two kmalloc-512
+ * objects each cost more than trace_uprobe's events (Documentation/design.md).
+ */
+static struct kmem_cache *pc_probe_cache;
 unsigned int pc_nr_probes;
 
 static u32 pc_name_hash(const char *name)
@@ -39,8 +45,8 @@ static struct pc_probe *pc_probe_find(const char *name)
 }
 
 /* A referenced probe by name, or NULL with @err filled. */
-static struct pc_probe *pc_probe_get(const char *group, const char *event,
-				     struct pc_err *err)
+static struct pc_probe *pc_probe_lookup(const char *group, const char *event,
+					struct pc_err *err)
 {
 	char name[2 * PROBECACHE_NAME_MAX + 2];
 	struct pc_probe *p;
@@ -49,7 +55,7 @@ static struct pc_probe *pc_probe_get(const char *group, const char *event,
 	mutex_lock(&pc_lock);
 	p = pc_probe_find(name);
 	if (p)
-		kobject_get(&p->kobj);
+		pc_probe_get(p);
 	mutex_unlock(&pc_lock);
 	if (!p)
 		pc_err_set(err, -ENOENT, "group", "no probe %s", name);
@@ -66,9 +72,9 @@ u64 pc_probe_hits(const struct pc_probe *p)
 	return sum;
 }
 
-void pc_probe_release(struct kobject *kobj)
+static void pc_probe_release(struct kref *ref)
 {
-	struct pc_probe *p = container_of(kobj, struct pc_probe, kobj);
+	struct pc_probe *p = container_of(ref, struct pc_probe, ref);
 
 	pc_event_free(p);
 	if (p->mm)
@@ -82,9 +88,38 @@ void pc_probe_release(struct kobject *kobj)
 	kfree(p->pathname);
 	kfree(p->args_text);
 	kfree(p->name);
-	kfree(p);
+	kfree(p->args);
+	kmem_cache_free(pc_probe_cache, p);
 	if (atomic_dec_and_test(&pc_live))
 		wake_up_var(&pc_live);
+}
+
+void pc_probe_put(struct pc_probe *p)
+{
+	kref_put(&p->ref, pc_probe_release);
+}
+
+/*
+ * What the listing says. A defined probe's file is only looked at when
+ * armed: say stale early. Armed once registered: the filter sees "armed"
+ * while registering.
+ */
+const char *pc_probe_state(struct pc_probe *p)
+{
+	static const char *const names[] = {
+		[PC_STATE_DEFINING] = PROBECACHE_STATE_DEFINED,
+		[PC_STATE_DEFINED] = PROBECACHE_STATE_DEFINED,
+		[PC_STATE_ARMED] = PROBECACHE_STATE_ARMED,
+		[PC_STATE_STALE] = PROBECACHE_STATE_STALE,
+		[PC_STATE_DELETED] = "deleted",
+	};
+	int state = atomic_read(&p->state);
+
+	if (state == PC_STATE_DEFINED && pc_ident_changed(&p->ident, p->inode))
+		state = PC_STATE_STALE;
+	if (state == PC_STATE_ARMED && !READ_ONCE(p->registered))
+		state = PC_STATE_DEFINED;
+	return names[state];
 }
 
 static const char *pc_arg_field(unsigned int i)
@@ -168,8 +203,7 @@ static int pc_probe_set_text(struct pc_probe *p, const struct pc_record *rec)
 	return ret;
 }
 
-static void pc_probe_copy_record(struct pc_probe *p,
-				 const struct pc_record *rec)
+static int pc_probe_copy_record(struct pc_probe *p, const struct pc_record *rec)
 {
 	unsigned int i;
 
@@ -179,23 +213,28 @@ static void pc_probe_copy_record(struct pc_probe *p,
 	p->ref_ctr_offset = rec->ref_ctr_offset;
 	p->build_id_len = rec->build_id_len;
 	memcpy(p->build_id, rec->build_id, rec->build_id_len);
+	if (!rec->nargs)
+		return 0;
+	p->args = kcalloc(rec->nargs, sizeof(*p->args), GFP_KERNEL);
+	if (!p->args)
+		return -ENOMEM;
 	for (i = 0; i < rec->nargs; i++)
 		p->args[i].arg = rec->args[i];
+	return 0;
 }
 
-/* One buffer "GROUP:EVENT\0GROUP\0EVENT\0": name, group, event. */
+/* One buffer "GROUP:EVENT\0GROUP\0": the name, the event, the group. */
 static int pc_probe_set_names(struct pc_probe *p, const struct pc_record *rec)
 {
 	size_t glen = strlen(rec->group), elen = strlen(rec->event);
-	char *buf;
 
-	buf = kmalloc(2 * (glen + elen + 2), GFP_KERNEL);
-	if (!buf)
+	BUILD_BUG_ON(PROBECACHE_NAME_MAX > U8_MAX);
+	p->name = kmalloc(2 * glen + elen + 3, GFP_KERNEL);
+	if (!p->name)
 		return -ENOMEM;
-	sprintf(buf, "%s:%s", rec->group, rec->event);
-	p->name = buf;
-	p->group = strcpy(buf + glen + elen + 2, rec->group);
-	p->event = strcpy(buf + 2 * glen + elen + 3, rec->event);
+	sprintf(p->name, "%s:%s", rec->group, rec->event);
+	strcpy(p->name + glen + elen + 2, rec->group);
+	p->group_len = glen;
 	return 0;
 }
 
@@ -204,20 +243,19 @@ static struct pc_probe *pc_probe_alloc(const struct pc_record *rec)
 {
 	struct pc_probe *p;
 
-	p = kzalloc(struct_size(p, args, rec->nargs), GFP_KERNEL);
+	p = kmem_cache_zalloc(pc_probe_cache, GFP_KERNEL);
 	if (!p)
 		return NULL;
-	kobject_init(&p->kobj, &pc_probe_ktype);
+	kref_init(&p->ref);
 	atomic_inc(&pc_live);
 	pc_arm_init_probe(p);
 	atomic_set(&p->state, PC_STATE_DEFINING);
-	pc_probe_copy_record(p, rec);
 	p->hits = alloc_percpu(u64);
 	p->pathname = kmemdup_nul(rec->path, rec->path_len, GFP_KERNEL);
-	if (!p->hits || !p->pathname || pc_probe_set_names(p, rec) ||
-	    pc_probe_set_text(p, rec) ||
+	if (!p->hits || !p->pathname || pc_probe_copy_record(p, rec) ||
+	    pc_probe_set_names(p, rec) || pc_probe_set_text(p, rec) ||
 	    pc_fetch_layout(p) || pc_event_create(p)) {
-		kobject_put(&p->kobj);
+		pc_probe_put(p);
 		return NULL;
 	}
 	return p;
@@ -267,11 +305,6 @@ static int pc_probe_insert(struct pc_probe *p, struct pc_err *err)
 	ret = pc_probe_check_room(p, err);
 	if (ret)
 		goto out;
-	ret = kobject_add(&p->kobj, pc_probes_kobj, "%s", p->name);
-	if (ret) {
-		pc_err_set(err, ret, "event", "cannot create sysfs directory");
-		goto out;
-	}
 	hash_add(pc_probe_hash, &p->hnode, pc_name_hash(p->name));
 	list_add_tail(&p->node, &pc_probe_list);
 	pc_nr_probes++;
@@ -287,7 +320,6 @@ static void pc_probe_unlink(struct pc_probe *p)
 	hash_del(&p->hnode);
 	list_del(&p->node);
 	pc_nr_probes--;
-	kobject_del(&p->kobj);
 	mutex_unlock(&pc_lock);
 }
 
@@ -316,7 +348,7 @@ struct pc_probe *pc_probe_prepare(const struct pc_record *rec,
 	if (!ret)
 		ret = pc_probe_verify(p, rec, err);
 	if (ret) {
-		kobject_put(&p->kobj);
+		pc_probe_put(p);
 		return ERR_PTR(ret);
 	}
 	atomic_set(&p->state, PC_STATE_DEFINED);
@@ -330,7 +362,7 @@ void pc_probe_put_batch(struct list_head *batch)
 
 	list_for_each_entry_safe(p, tmp, batch, op_node) {
 		list_del(&p->op_node);
-		kobject_put(&p->kobj);
+		pc_probe_put(p);
 	}
 }
 
@@ -346,7 +378,7 @@ static struct pc_probe *pc_probe_event_failed(struct list_head *list, int ret,
 		*errp = ret ?: p->op_ret;
 		pc_err_set(err, *errp, "event",
 			   "cannot create trace event %s/%s: error %d",
-			   p->group, p->event, *errp);
+			   pc_probe_group(p), pc_probe_event(p), *errp);
 		return p;
 	}
 	return NULL;
@@ -400,13 +432,13 @@ int pc_probe_publish(struct list_head *batch, struct pc_probe **failed,
 int pc_probe_count(const char *group, const char *event, bool on,
 		   struct pc_err *err)
 {
-	struct pc_probe *p = pc_probe_get(group, event, err);
+	struct pc_probe *p = pc_probe_lookup(group, event, err);
 	int ret;
 
 	if (!p)
 		return -ENOENT;
 	ret = pc_count_set(p, on, err);
-	kobject_put(&p->kobj);
+	pc_probe_put(p);
 	return ret;
 }
 
@@ -456,15 +488,15 @@ static int pc_probe_del_batch(struct list_head *batch, struct pc_err *err)
 	list_for_each_entry_safe(p, tmp, batch, op_node) {
 		list_del(&p->op_node);
 		if (!p->op_ret && atomic_read(&p->state) == PC_STATE_DELETED)
-			kobject_put(&p->kobj);	/* the table's */
-		kobject_put(&p->kobj);
+			pc_probe_put(p);	/* the table's */
+		pc_probe_put(p);
 	}
 	return ret;
 }
 
 int pc_probe_del(const char *group, const char *event, struct pc_err *err)
 {
-	struct pc_probe *p = pc_probe_get(group, event, err);
+	struct pc_probe *p = pc_probe_lookup(group, event, err);
 	LIST_HEAD(batch);
 
 	if (!p)
@@ -481,7 +513,7 @@ int pc_probe_clear(struct pc_err *err)
 
 	mutex_lock(&pc_lock);
 	list_for_each_entry(p, &pc_probe_list, node) {
-		kobject_get(&p->kobj);
+		pc_probe_get(p);
 		list_add_tail(&p->op_node, &batch);
 	}
 	mutex_unlock(&pc_lock);
@@ -490,12 +522,23 @@ int pc_probe_clear(struct pc_err *err)
 
 int pc_probe_init(void)
 {
-	return pc_arm_init();
+	int ret;
+
+	pc_probe_cache = kmem_cache_create("probecache_probe",
+					   sizeof(struct pc_probe) + pc_event_size,
+					   __alignof__(struct pc_probe), 0, NULL);
+	if (!pc_probe_cache)
+		return -ENOMEM;
+	ret = pc_arm_init();
+	if (ret)
+		kmem_cache_destroy(pc_probe_cache);
+	return ret;
 }
 
-/* After pc_probe_clear(): wait for stale work and the last kobject put. */
+/* After pc_probe_clear(): wait for stale work and the last put. */
 void pc_probe_exit(void)
 {
 	pc_arm_exit();
 	wait_var_event(&pc_live, !atomic_read(&pc_live));
+	kmem_cache_destroy(pc_probe_cache);
 }

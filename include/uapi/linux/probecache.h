@@ -12,11 +12,16 @@
  *   /sys/kernel/probecache/version      0444  PROBECACHE_VERSION
  *   /sys/kernel/probecache/nr_probes    0444  number of defined probes
  *   /sys/kernel/probecache/nr_armed     0444  number of armed probes
- *   /sys/kernel/probecache/probes/GROUP:EVENT/{hits,state,consumers,counting,
- *                                   build_id,path,offset,ref_ctr_offset,args,
- *                                   pid,type,unlinked}
- *                                   (hits, path, args, pid: 0400 unless the module
- *                                   parameter public_probes=1)
+ *   /proc/probecache_probes (PROBECACHE_LISTING)
+ *                                 0400  every probe, one line each (0444 with the
+ *                                       module parameter public_probes=1):
+ *
+ *   GROUP:EVENT state=STATE consumers=N hits=N counting=0|1 type=p|r pid=PID
+ *     unlinked=0|1 build_id=HEX offset=0xHEX ref_ctr_offset=0xHEX path=PATH args=ARGS
+ *
+ *   on one line, fields in exactly this order; STATE is one of PROBECACHE_STATE_*;
+ *   args= is last and ARGS is the rest of the line (empty, or the fetch args in
+ *   record syntax: spaces and '=' included). PATH has no white space.
  *
  * Commands written to control:
  *
@@ -105,6 +110,8 @@
 
 #define PROBECACHE_VERSION		"0.1"
 #define PROBECACHE_SYSFS_DIR		"/sys/kernel/probecache"
+#define PROBECACHE_LISTING		"probecache_probes"	/* in /proc */
+#define PROBECACHE_LISTING_PATH		"/proc/" PROBECACHE_LISTING
 
 #define PROBECACHE_NAME_MAX		63	/* GROUP and EVENT, each */
 #define PROBECACHE_BUILD_ID_MAX		20	/* bytes; SHA-1 GNU build-id */
@@ -114,7 +121,7 @@
 #define PROBECACHE_STRING_MAX		256	/* bytes fetched for :string */
 #define PROBECACHE_LINE_MAX		4096	/* default max_line */
 
-/* Values of probes/GROUP:EVENT/state */
+/* Values of state= in PROBECACHE_LISTING_PATH */
 #define PROBECACHE_STATE_DEFINED	"defined"
 #define PROBECACHE_STATE_ARMED		"armed"
 #define PROBECACHE_STATE_STALE		"stale"
