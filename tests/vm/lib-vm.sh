@@ -52,9 +52,60 @@ pc_arm_line() {
 	}
 }
 
+# The probe listing: /proc/probecache_probes (procfs: Debian 6.1 does not export
+# tracefs_create_file to modules), present while the module is loaded, one line per
+# probe in definition order (Documentation/ABI, listing-spec):
+#   GROUP:EVENT state=S consumers=N hits=N counting=0|1 type=p|r pid=N unlinked=0|1
+#     build_id=HEX offset=0xHEX ref_ctr_offset=0xHEX path=PATH args=ARGS
+# args= is last and ARGS the whole rest of the line (spaces and '=' included).
+PC_LIST=/proc/probecache_probes
+
+# pc_field GROUP:EVENT FIELD: the value of FIELD in the probe's line, as the old per-probe
+# sysfs file printed it (args: the rest of the line); prints nothing and fails when the
+# probe, the field or the listing is absent. Fields are looked up before args= only, so an
+# arg named like a field ("pid=%di") never shadows it.
+pc_field() {
+	awk -v n="$1" -v k="$2" '$1 == n {
+		if (k == "args") {
+			if (match($0, / args=/)) { print substr($0, RSTART + 6); f = 1 }
+			exit
+		}
+		for (i = 2; i <= NF && index($i, "args=") != 1; i++)
+			if (index($i, k "=") == 1) { print substr($i, length(k) + 2); f = 1; break }
+		exit
+	}
+	END { exit !f }' "$PC_LIST" 2> /dev/null
+}
+
+# pc_test GROUP:EVENT FIELD OP VALUE: test(1) of the field against VALUE ("state = stale",
+# "hits -gt 100"); fails when the probe is absent. A function, so wait_for can poll it.
+pc_test() {
+	_pc_v=$(pc_field "$1" "$2") || return 1
+	test "$_pc_v" "$3" "$4"
+}
+
+# pc_probes: the names of every listed probe, in definition order, one a line; fails
+# (saying so on stderr) when the listing cannot be read.
+pc_probes() {
+	_pc_l=$(cat "$PC_LIST") || return 1
+	[ -z "$_pc_l" ] || printf '%s\n' "$_pc_l" | awk '{ print $1 }'
+}
+
+# pc_listed GROUP:EVENT: succeeds if the probe has a line in the listing
+pc_listed() {
+	awk -v n="$1" '$1 == n { f = 1; exit } END { exit !f }' "$PC_LIST" 2> /dev/null
+}
+
+# pc_unlisted GROUP:EVENT: succeeds if the listing can be read and has no line for the
+# probe (a missing listing is a failure, not an absent probe)
+pc_unlisted() {
+	_pc_l=$(cat "$PC_LIST") || return 1
+	! printf '%s\n' "$_pc_l" | awk -v n="$1" '$1 == n { f = 1 } END { exit !f }'
+}
+
 # pc_hits GROUP:EVENT: the probe's hit count
 pc_hits() {
-	cat "$PC_SYSFS/probes/$1/hits" 2> /dev/null
+	pc_field "$1" hits
 }
 
 # pc_disk FS: succeeds if /init mounted the virtio disk with FS (ext4, xfs) on /mnt/FS;

@@ -30,8 +30,8 @@ run $app 4
 
 say "5. status: hits per armed probe"
 run probecache-resolve status
-throws=$(cat /sys/kernel/probecache/probes/sdt_libstdcxx:throw/hits)
-ticks=$(cat /sys/kernel/probecache/probes/sdt_rs:tick/hits)
+throws=$(pc_hits sdt_libstdcxx:throw)
+ticks=$(pc_hits sdt_rs:tick)
 
 say "6. the app is rewritten (new build); its cached probe is now stale"
 run probecache-resolve disarm sdt_rs_ver:step

@@ -9,7 +9,6 @@
 . /pc/tap.sh
 export DEBIAN_FRONTEND=noninteractive PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 P=probecache-resolve
-S=/sys/kernel/probecache
 R=$(uname -r)
 R2=$(cat /pc/kver2)
 W=/usr/local/bin/ops_work
@@ -30,7 +29,19 @@ run() {
 	sed -e 's/(Reading database \.\.\. [0-9]*%//g' -e 's/^/#     /' /tmp/run.log | tail -n 25
 }
 
-state_of() { cat "$S/probes/$1/state" 2> /dev/null || echo none; }
+# The probes: one line each in /proc/probecache_probes ("GROUP:EVENT state=S ...
+# hits=N ... args=ARGS", args last; tests/vm/lib-vm.sh pc_field reads args too).
+L=/proc/probecache_probes
+# field GROUP:EVENT FIELD: a field (not args) of the probe's line; fails when not listed
+field() {
+	awk -v n="$1" -v k="$2" '$1 == n {
+		for (i = 2; i <= NF && index($i, "args=") != 1; i++)
+			if (index($i, k "=") == 1) { print substr($i, length(k) + 2); f = 1; break }
+		exit
+	}
+	END { exit !f }' "$L" 2> /dev/null
+}
+state_of() { field "$1" state || echo none; }
 unit_prop() { systemctl show -P "$2" "$1"; }
 # dkms_state KVER: "installed" when DKMS built and installed probecache for KVER
 dkms_state() { dkms status -m probecache -k "$1" 2> /dev/null | sed -n 's/.*: \([a-z]*\)$/\1/p'; }
@@ -88,7 +99,7 @@ preload: 1 armed, 0 already armed, 0 skipped, 0 failed" \
 		test "${pre_done:-0}" -gt 0 -a "${svc_start:-0}" -ge "${pre_done:-0}"
 	check_eq "  the traced service ran: ops_work: 5 ticks" "ops_work: 5 ticks" \
 		"$(journalctl -b -q -o cat _SYSTEMD_UNIT=probecache-test-traced.service)"
-	check_eq "  its very first calls are counted: 5 hits" "5" "$(cat "$S/probes/sdt_ops:tick/hits" 2>&1)"
+	check_eq "  its very first calls are counted: 5 hits" "5" "$(field sdt_ops:tick hits)"
 	check_eq "no failed unit" "" "$(systemctl list-units --failed --plain --no-legend)"
 	if systemctl status --no-pager probecache-preload.service > /tmp/status 2>&1; then
 		check "systemctl status probecache-preload: active (exited), status=0/SUCCESS" \

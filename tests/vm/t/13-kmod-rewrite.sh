@@ -76,7 +76,7 @@ check_eq "nothing was written meanwhile" "$good_a 1" "$($D/wr) $(kget rw:w hits)
 sleep 1	# let the coarse file timestamps move
 touch $D/wr
 check_eq "touched file still runs A" "$good_a" "$($D/wr)"
-check "probe reads stale" wait_for 5 sh -c "[ \"\$(cat $PCP/rw:w/state)\" = stale ]"
+check "probe reads stale" wait_for 5 pc_test rw:w state = stale
 check_eq "no hit after the change" "1" "$(kget rw:w hits)"
 check "kernel log says why" wait_for 5 sh -c "dmesg | grep -q 'rw:w: $D/wr (offset $P) changed since verification (mtime)'"
 check "a stale probe lets writers in" sh -c "cat $BB > $D/wr"
@@ -105,8 +105,8 @@ check_eq "after a hard link: still armed, counted" "$good_a 1 armed" \
 sleep 1
 chmod 0700 $D/lk
 check_eq "a ctime change after it: not run with the breakpoint" "$good_a 1" "$($D/lk) $(kget lk:a hits)"
-check "and stale, saying ctime" wait_for 5 sh -c \
-	"[ \"\$(cat $PCP/lk:a/state)\" = stale ] && dmesg | grep -q 'lk:a: $D/lk (offset $P) changed since verification (ctime)'"
+check "and stale" wait_for 5 pc_test lk:a state = stale
+check "  saying ctime" wait_for 5 sh -c "dmesg | grep -q 'lk:a: $D/lk (offset $P) changed since verification (ctime)'"
 check "del" kctl "del lk:a"
 
 # Rename-replace: the old inode stays probed, the new file is not.

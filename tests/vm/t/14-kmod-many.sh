@@ -18,10 +18,15 @@ tcheck_eq "$N trace events" "$N" "$(ls $TR/events/many 2>/dev/null | grep -c '^p
 check_eq "none armed yet" "0" "$(cat $PC_SYSFS/nr_armed)"
 check "$N counters started in one write()" $PCF/pc_write $PC_SYSFS/control < /tmp/count
 check_eq "nr_probes $N" "$N" "$(cat $PC_SYSFS/nr_probes)"
-check_eq "$N listed" "$N" "$(ls $PCP | wc -l)"
-check_eq "all armed" "$N" "$(cat $PCP/*/state | grep -c '^armed$')"
+cat $PC_LIST > /tmp/list
+check_eq "$N listed, one line each" "$N $N" "$(wc -l < /tmp/list) $(awk '{ print $1 }' /tmp/list | sort -u | wc -l)"
+check_eq "  the batch's probes, none missing, none extra" "" "$(awk 'NR == FNR { want[$2] = 1; next }
+	$1 in want { delete want[$1]; next } { print "extra " $1 } END { for (p in want) print "missing " p }' \
+	/tmp/count /tmp/list | head -n 3)"
+check_eq "  in definition order" "0" "$(awk '$1 != "many:p" (NR - 1) { n++ } END { print n + 0 }' /tmp/list)"
+check_eq "all armed" "$N" "$(grep -c '^[^ ]* state=armed ' /tmp/list)"
 check_eq "sled runs with $N breakpoints" "sled runs=2" "$($PCF/pc_many 2)"
-check_eq "every probe hit exactly twice" "$N" "$(cat $PCP/*/hits | grep -c '^2$')"
+check_eq "every probe hit exactly twice" "$N" "$(grep -c '^[^ ]* state=[a-z]* consumers=[0-9]* hits=2 ' $PC_LIST)"
 check "clear" kctl clear
 check_eq "nr_probes 0" "0" "$(cat $PC_SYSFS/nr_probes)"
 check_eq "sled runs unprobed" "sled runs=1" "$($PCF/pc_many 1)"

@@ -4,8 +4,8 @@
 # CAP_SYS_ADMIN may write control; two writers never mix their lines; r:
 # probes bound to a pid leave a forked child's memory clean; a string in a
 # page not yet faulted in is fetched; a change seen while a probe is still
-# arming still makes it stale; probe files that tell about other users'
-# programs are root-only.
+# arming still makes it stale; the probe listing, which tells about other
+# users' programs (hits, path, args, pid), is root-only unless public_probes=1.
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
 kenv pc_sdt
@@ -51,8 +51,8 @@ check_eq "opened privileged, written without: refused" "EPERM" \
 	"$($H nocap open-first $PC_SYSFS/control "$line")"
 check_eq "nothing defined" "0" "$(cat $PC_SYSFS/nr_probes)"
 check "with capabilities: accepted" kctl "$line"
-check_eq "hits is root-only" "-r--------" "$(ls -l $PCP/cap:e/hits | cut -c1-10)"
-check_eq "state stays world-readable" "-r--r--r--" "$(ls -l $PCP/cap:e/state | cut -c1-10)"
+check "  listed" pc_listed cap:e
+check_eq "the listing (hits, path, args, pid) is root-only: 0400" "-r--------" "$(ls -l $PC_LIST 2>&1 | cut -c1-10)"
 check "del" kctl "del cap:e"
 
 # Two writers in parallel, lines split across write()s at odd sizes.
@@ -72,7 +72,7 @@ ra=$?
 wait $wb
 check_eq "both writers succeed" "0 0 " "$ra $? $(cat /tmp/wa.out /tmp/wb.out)"
 check_eq "2000 defined" "2000" "$(cat $PC_SYSFS/nr_probes)"
-for d in $PCP/*; do echo "${d##*/} $(cat $d/args)"; done | sort > /tmp/wgot
+awk '{ match($0, / args=/); print $1 " " substr($0, RSTART + 6) }' $PC_LIST | sort > /tmp/wgot
 sed 's/^add p:\([^/]*\)\/\([^ ]*\) .* \(v=.*\)$/\1:\2 \3:u64/' /tmp/wa /tmp/wb | sort > /tmp/wwant
 check_eq "every probe has its own line's args" "$(md5sum < /tmp/wwant)" "$(md5sum < /tmp/wgot)"
 check "clear" kctl clear
@@ -117,9 +117,14 @@ touch /tmp/hs
 wait $ap
 check "arming returned" test $? = 0
 echo 0 > /sys/module/probecache/parameters/test_arm_delay_ms
-check "change seen while arming -> stale" wait_for 5 sh -c "[ \"\$(cat $PCP/ls:fn/state)\" = stale ]"
+check "change seen while arming -> stale" wait_for 5 pc_test ls:fn state = stale
 kill $mp
 check "del" kctl "del ls:fn"
 
+check "rmmod" pc_unload
+
+# public_probes=1: every user may read the listing.
+check "insmod public_probes=1" pc_load public_probes=1
+check_eq "  the listing is 0444" "-r--r--r--" "$(ls -l $PC_LIST 2>&1 | cut -c1-10)"
 check "rmmod" pc_unload
 tap_done

@@ -56,7 +56,7 @@ check_eq "after perf: semaphore 0 again" "sem=0" "$($S sem)"
 # perf record -p: the breakpoint goes into that process only.
 perf record -q -e pcfix:tick -p $w1 -o /tmp/p.data > /dev/null 2>&1 &
 pr=$!
-check "perf record -p arms the probe" wait_for 20 sh -c "grep -q armed $PCP/pcfix:tick/state"
+check "perf record -p arms the probe" wait_for 20 pc_test pcfix:tick state = armed
 check_eq "the recorded process has the int3" "0xcc" "$($PEEK $w1 $S $pc_sdt_SDT_tick)"
 check_eq "the recorded process has the semaphore raised" "0x0001" "$($PEEK $w1 $S $pc_sdt_SEM_tick 2)"
 check_eq "another process mapping the file: original byte" "$orig" "$($PEEK $w2 $S $pc_sdt_SDT_tick)"

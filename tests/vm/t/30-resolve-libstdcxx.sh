@@ -7,14 +7,14 @@
 # trace_add_event_call: probes are defined and counted there, without events.
 . /pc/lib.sh
 export PROBECACHE_DIR=/tmp/pc30
-P=/sys/kernel/probecache/probes/sdt_libstdcxx:throw
+P=sdt_libstdcxx:throw
 T=/sys/kernel/tracing
 E=$T/events/sdt_libstdcxx/throw
 LIB=/usr/lib/x86_64-linux-gnu/libstdc++.so.6
 REAL=$(readlink -f $LIB)
 events=yes
 [ "${PC_KERNEL:-}" = 5.10 ] && events=no
-st() { echo "$(cat $P/state 2>&1) $(cat $P/consumers 2>&1) $(cat $P/counting 2>&1)"; }
+st() { echo "$(pc_field $P state) $(pc_field $P consumers) $(pc_field $P counting)"; }
 
 pc_load || { not_ok "insmod probecache.ko"; tap_done; exit 1; }
 out=$(probecache-resolve scan $LIB 2>&1)
@@ -34,7 +34,7 @@ if [ $events = yes ]; then
 		"$(grep sdt_libstdcxx:throw /tmp/stat30 | cut -d, -f1)"
 	check_eq "after perf exits: defined, no consumer" "defined 0 0" "$(st)"
 else
-	check "5.10: defined all the same, but no trace event" test -d $P -a ! -e $T/events/sdt_libstdcxx
+	check "5.10: defined all the same, but no trace event" sh -c "grep -q '^$P ' $PC_LIST && test ! -e $T/events/sdt_libstdcxx"
 fi
 
 out=$(probecache-resolve arm sdt_libstdcxx:throw 2>&1)
@@ -47,7 +47,7 @@ check "arming again counts it as already armed" sh -c "echo '$out' | grep -q '0 
 /pc/fixtures/rs_throw 7 > /tmp/throw.out
 [ $events = no ] || echo 0 > $E/enable
 check_eq "fixture threw 7 times" "thrown=7" "$(tail -n 1 /tmp/throw.out)"
-check_eq "exactly 7 hits" 7 "$(cat $P/hits)"
+check_eq "exactly 7 hits" 7 "$(pc_hits $P)"
 check "status shows state, consumers, counting and hits" sh -c \
 	"probecache-resolve status | grep -qE '^sdt_libstdcxx:throw +armed +1 +yes +7 '"
 
@@ -74,14 +74,14 @@ if [ $events = yes ]; then
 	check_eq "disarm while ftrace has the event enabled: exit 1" 1 "$rc"
 	check "  names the probe, its consumers, and that nothing changed" sh -c "echo '$out' | grep -q \
 'sdt_libstdcxx:throw ($REAL): in use by perf, ftrace or a BPF program (consumers 2): not deleted, nothing changed'"
-	check_eq "  nothing lost: armed, 2 consumers, counting, 7 hits" "armed 2 1 7" "$(st) $(cat $P/hits)"
+	check_eq "  nothing lost: armed, 2 consumers, counting, 7 hits" "armed 2 1 7" "$(st) $(pc_hits $P)"
 	check_eq "  the two probes nobody used were deleted by the same call" \
 		"2 disarmed, 1 in use (unchanged), 0 already gone" "$(echo "$out" | tail -n 1)"
 	echo 0 > $E/enable
 fi
 
 out=$(probecache-resolve disarm 'sdt_libstdcxx:*' 2>&1)
-check "disarm (no other consumer) removes the probe" test ! -e "$P"
+check "disarm (no other consumer) removes the probe" pc_unlisted $P
 check_eq "disarm reports it" "disarmed sdt_libstdcxx:throw ($REAL)" "$(echo "$out" | grep ':throw ')"
 n=3
 [ $events = no ] || n=1

@@ -12,14 +12,14 @@ probecache-resolve scan --no-define $sem $twin > /dev/null
 check_eq "scan --no-define with the module loaded defines nothing" 0 "$(cat /sys/kernel/probecache/nr_probes)"
 out=$(probecache-resolve arm 'sdt_rs:always' 2>&1)
 check_eq "bare pattern arms both binaries' probes" 2 "$(echo "$out" | grep -c '^armed sdt_rs:always_')"
-check_eq "two probes in the kernel" 2 "$(ls -d /sys/kernel/probecache/probes/sdt_rs:always_* | wc -l)"
+check_eq "two probes in the kernel" 2 "$(grep -c '^sdt_rs:always_' $PC_LIST)"
 $sem 3 > /dev/null
 $twin 4 > /dev/null
 hs=0; ht=0
-for d in /sys/kernel/probecache/probes/sdt_rs:always_*; do
-	case $(cat $d/path) in
-	*rs_sem) hs=$(cat $d/hits) ;;
-	*rs_twin) ht=$(cat $d/hits) ;;
+for d in $(pc_probes | grep '^sdt_rs:always_'); do
+	case $(pc_field $d path) in
+	*rs_sem) hs=$(pc_hits $d) ;;
+	*rs_twin) ht=$(pc_hits $d) ;;
 	esac
 done
 check_eq "each binary's probe counts its own hits" "3 4" "$hs $ht"

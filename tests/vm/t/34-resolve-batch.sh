@@ -13,7 +13,10 @@ out=$(probecache-resolve arm -q 'sdt_rs_many:*' 2>&1)
 check_eq "all 100 armed" 100 "$(cat $S/nr_probes)"
 $F > /dev/null
 total=0
-for h in $S/probes/sdt_rs_many:*/hits; do total=$((total + $(cat $h))); done
+for p in $(pc_probes | grep '^sdt_rs_many:'); do
+	h=$(pc_hits $p)
+	total=$((total + ${h:-0}))
+done
 check_eq "each probe hit once" 100 "$total"
 out=$(probecache-resolve disarm 'sdt_rs_many:*')
 check_eq "disarm reports 100" "100 disarmed, 0 in use (unchanged), 0 already gone" "$(echo "$out" | tail -n 1)"
@@ -27,8 +30,8 @@ check_eq "arm exits 1 on a refused record" 1 "$rc"
 check_eq "exactly p50 is reported, with the kernel's reason" 1 \
 	"$(echo "$out" | grep -c '^probecache-resolve: sdt_rs_many:p50 (.*): kernel: event: sdt_rs_many:p50 already exists')"
 check_eq "summary" "99 armed, 0 already armed, 0 skipped, 1 failed" "$(echo "$out" | tail -n 1)"
-check "p51 (after the refused line, same batch) is armed" test -d $S/probes/sdt_rs_many:p51
-check "p99 (a later batch) is armed" test -d $S/probes/sdt_rs_many:p99
+check "p51 (after the refused line, same batch) is armed" pc_test sdt_rs_many:p51 state = armed
+check "p99 (a later batch) is armed" pc_test sdt_rs_many:p99 state = armed
 out=$(probecache-resolve arm 'sdt_rs_many:*' 2>&1)
 check_eq "re-arm: the 99 are already armed" "0 armed, 99 already armed, 0 skipped, 1 failed" \
 	"$(echo "$out" | tail -n 1)"

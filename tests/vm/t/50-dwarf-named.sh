@@ -9,7 +9,6 @@
 . /pc/lib.sh
 export PROBECACHE_DIR=/tmp/pc50
 T=/sys/kernel/tracing
-S=/sys/kernel/probecache/probes
 APP=/tmp/pc50app/dw_app
 mkdir -p /tmp/pc50app
 cp /pc/fixtures/dw_app_stripped $APP
@@ -23,11 +22,11 @@ events=yes
 [ "${PC_KERNEL:-}" = 5.10 ] && events=no
 out=$(probecache-resolve add --arm -x $APP 'dwapp:chain=dw_chain it->in.s' 2>&1)
 check_eq "add --arm arms the new probe at once" "armed 1" \
-	"$(cat $S/dwapp:chain/state 2>&1) $(cat $S/dwapp:chain/counting 2>&1)"
+	"$(pc_field dwapp:chain state) $(pc_field dwapp:chain counting)"
 probecache-resolve disarm 'dwapp:chain' > /dev/null 2>&1
 add 'dwapp:work=dw_work n scale label=label:string id=it->id weight=it->weight name=it->name:string nid=it->next->id'
 check_eq "add with the module loaded defines the new probe, arms nothing" "defined 0" \
-	"$(cat $S/dwapp:work/state 2>&1) $(cat $S/dwapp:work/consumers 2>&1)"
+	"$(pc_field dwapp:work state) $(pc_field dwapp:work consumers)"
 add 'dwapp:work_ret=dw_work%return ret=$retval:s64'
 add 'dwapp:pair=dw_pair x y'
 add 'dwapp:sum=dw_sum v0=v[0] v1=v[1] v2=v[2] n=n:u32 t1=dw_table[1]'
@@ -39,7 +38,7 @@ check_eq "list shows the 5 named probes" 5 "$(probecache-resolve list 'dwapp:*' 
 out=$(probecache-resolve arm 'dwapp:*' 2>&1)
 check_eq "arm: 5 armed from the cache" 5 "$(echo "$out" | grep -c '^armed dwapp:')"
 for p in work work_ret__return pair sum chain; do
-	check_eq "dwapp:$p state armed" armed "$(cat $S/dwapp:$p/state 2>&1)"
+	check_eq "dwapp:$p state armed" armed "$(pc_field dwapp:$p state)"
 done
 
 [ $events = no ] || { echo 1 > $T/events/dwapp/enable; : > $T/trace; }
@@ -47,7 +46,7 @@ $APP 3 hello > /tmp/pc50.out
 [ $events = no ] || echo 0 > $T/events/dwapp/enable
 check_eq "fixture ran 3 rounds" "total=" "$(tail -n 1 /tmp/pc50.out | cut -c1-6)"
 for p in work work_ret__return pair sum chain; do
-	check_eq "dwapp:$p: 3 hits" 3 "$(cat $S/dwapp:$p/hits)"
+	check_eq "dwapp:$p: 3 hits" 3 "$(pc_hits dwapp:$p)"
 done
 
 # what each probe must have fetched, from the fixture's own lines
@@ -74,7 +73,7 @@ else
 fi
 
 probecache-resolve disarm 'dwapp:*' > /dev/null 2>&1
-check "disarm removes them" test ! -e $S/dwapp:work
+check "disarm removes them" pc_unlisted dwapp:work
 pc_unload
 rm -rf /tmp/pc50app /tmp/pc50
 tap_done

@@ -18,7 +18,7 @@ check_eq "  and says the parameters were not applied" \
 
 $P scan "$W" > /dev/null 2>&1
 check "arm a probe before unload" $P arm -q sdt_ops:tick
-check_eq "  it is armed" "armed" "$(cat "$PC_SYSFS/probes/sdt_ops:tick/state" 2>&1)"
+check_eq "  it is armed" "armed" "$(pc_field sdt_ops:tick state)"
 out=$($P unload 2>&1); rc=$?
 check_eq "unload disarms and unloads" "0 probecache unloaded" "$rc $out"
 check "  module is gone" test ! -e /sys/module/probecache

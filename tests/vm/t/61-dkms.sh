@@ -29,7 +29,7 @@ check_eq "  it is the DKMS build (srcversion)" "$(cat /sys/module/probecache/src
 $P scan "$W" > /dev/null 2>&1
 check "arm through the DKMS-built module" $P arm -q sdt_ops:tick
 "$W" 4 > /dev/null
-check_eq "  4 hits" "4" "$(cat "$PC_SYSFS/probes/sdt_ops:tick/hits" 2>&1)"
+check_eq "  4 hits" "4" "$(pc_hits sdt_ops:tick)"
 out=$($P unload 2>&1); rc=$?
 check_eq "unload" "0 probecache unloaded" "$rc $out"
 pc_unload

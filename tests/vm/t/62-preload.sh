@@ -13,8 +13,11 @@ export PROBECACHE_DIR=/tmp/c62 PROBECACHE_ETC=/tmp/etc62 PROBECACHE_RUN=/tmp/run
 events=yes
 [ "${PC_KERNEL:-}" = 5.10 ] && events=no
 pc_unload
-st() { echo "$(cat "$PC_SYSFS/probes/$1/state" 2>&1) $(cat "$PC_SYSFS/probes/$1/counting" 2>&1)"; }
-present() { [ -d "$PC_SYSFS/probes/$1" ] && echo yes || echo no; }
+st() { echo "$(pc_field "$1" state) $(pc_field "$1" counting)"; }
+# present GROUP:EVENT: yes or no, as the listing says ("no listing" without one)
+present() {
+	if pc_listed "$1"; then echo yes; elif pc_unlisted "$1"; then echo no; else echo "no listing"; fi
+}
 
 # What an administrator leaves behind: module installed, cache filled, config written.
 mkdir -p "/lib/modules/$R/updates" /tmp/gone /tmp/stale "$PROBECACHE_ETC/preload.d"
@@ -68,8 +71,8 @@ else
 fi
 
 "$W" 7 > /dev/null
-check_eq "workload after preload: 7 hits counted" "7" "$(cat "$PC_SYSFS/probes/sdt_ops:tick/hits" 2>&1)"
-check_eq "  none on the define-only probe" "0" "$(cat "$PC_SYSFS/probes/sdt_ops:done/hits" 2>&1)"
+check_eq "workload after preload: 7 hits counted" "7" "$(pc_hits sdt_ops:tick)"
+check_eq "  none on the define-only probe" "0" "$(pc_hits sdt_ops:done)"
 
 out=$($P preload --stop 2>&1); rc=$?
 check_eq "preload --stop (ExecStop)" "0 preload: stopped, 2 preloaded probes disarmed" \

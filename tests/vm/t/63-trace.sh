@@ -12,8 +12,11 @@ export PROBECACHE_DIR=/tmp/c63
 pc_unload
 $P scan "$W" > /dev/null 2>&1	# module not loaded: only cached
 check "load" $P load --module "$PC_KO"
-present() { [ -d "$PC_SYSFS/probes/$1" ] && echo yes || echo no; }
-state() { cat "$PC_SYSFS/probes/$1/state" 2>&1; }
+# present GROUP:EVENT: yes or no, as the listing says ("no listing" without one)
+present() {
+	if pc_listed "$1"; then echo yes; elif pc_unlisted "$1"; then echo no; else echo "no listing"; fi
+}
+state() { pc_field "$1" state; }
 is_armed() { [ "$(state "$1")" = armed ]; }
 
 if [ "${PC_KERNEL:-}" = 5.10 ]; then
@@ -50,7 +53,7 @@ check "define sdt_ops:done by hand" $P define -q sdt_ops:done
 $P trace sdt_ops:done -- "$W" 2 > /tmp/t63.out 2>&1
 check_eq "trace of a probe defined already" "1" "$(grep -c ' sdt_ops:done: .*arg1=2' /tmp/t63.out)"
 check_eq "  stays defined afterwards, disarmed (no consumer)" "defined 0" \
-	"$(state sdt_ops:done) $(cat "$PC_SYSFS/probes/sdt_ops:done/consumers" 2>&1)"
+	"$(state sdt_ops:done) $(pc_field sdt_ops:done consumers)"
 
 $P trace -- "$W" 2 > /tmp/t63.out 2>&1
 check_eq "trace without PATTERN shows every defined probe" "1 0" \
@@ -76,7 +79,7 @@ wpid=$!
 "$W" 3 > /dev/null &	# another process: not traced with -p
 $P trace -p $wpid sdt_ops:tick > /tmp/t63.out 2> /tmp/t63.err &
 tpid=$!
-wait_for 20 sh -c "test \"\$(cat '$PC_SYSFS/probes/sdt_ops:tick/consumers')\" = 2"
+wait_for 20 pc_test sdt_ops:tick consumers = 2
 sleep 3
 "$W" 3 > /dev/null
 kill -INT $tpid
@@ -89,7 +92,7 @@ check "  printed hits while running ($n)" test "$n" -gt 5
 check_eq "  only from PID (set_event_pid)" "$n" "$(grep -c "^ *ops_work *$wpid " /tmp/t63.out)"
 check_eq "  the global enable it did not own is untouched" "1" "$(cat $T/events/sdt_ops/tick/enable)"
 check_eq "  the probe defined before stays, armed by the global enable alone" "armed 1" \
-	"$(state sdt_ops:tick) $(cat "$PC_SYSFS/probes/sdt_ops:tick/consumers" 2>&1)"
+	"$(state sdt_ops:tick) $(pc_field sdt_ops:tick consumers)"
 echo 0 > $T/events/sdt_ops/tick/enable
 check_eq "  no tracefs instance left" "" "$(ls $T/instances 2>&1)"
 check_eq "disabling the last consumer disarms it" "defined" "$(state sdt_ops:tick)"

@@ -18,7 +18,7 @@ check_eq "production: import" "0 imported /tmp/a64.pca: 1 binaries, 2 entries ad
 check "load" $P load --module "$PC_KO"
 check "production: arm the imported probe" $P arm -q sdt_ops:tick@/pc/fixtures/ops_work
 "$W" 3 > /dev/null
-check_eq "  3 hits" "3" "$(cat "$PC_SYSFS/probes/sdt_ops:tick/hits" 2>&1)"
+check_eq "  3 hits" "3" "$(pc_hits sdt_ops:tick)"
 check "  disarm" $P disarm sdt_ops:tick
 
 # The production copy is another build: the import is fine, arming refuses it.

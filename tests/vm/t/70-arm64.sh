@@ -6,7 +6,6 @@
 # rewrite -> stale, rmmod under hits.
 . /pc/lib.sh
 F=/pc/fixtures
-PCP=$PC_SYSFS/probes
 TR=/sys/kernel/tracing
 
 # rec GROUP:EVENT: its record (probecache-resolve list --format=record, run on the host)
@@ -22,8 +21,9 @@ pc_arm_line() {
 	pc_ctl "add $1" "count ${_ge%%/*}:${_ge#*/}"
 }
 
+# kget GROUP:EVENT FIELD: the field of the probe's listing line (lib.sh pc_field)
 kget() {
-	cat "$PCP/$1/$2" 2> /dev/null
+	pc_field "$1" "$2"
 }
 
 # refused RECORD: the module refuses "add RECORD"; last_error without "line 1 col C: "
@@ -119,7 +119,7 @@ check "in-place rewrite refused (ETXTBSY)" sh -c "! cat $F/rs_throw 2> /dev/null
 sleep 1	# let the coarse file timestamps move
 touch /tmp/rw
 check_eq "touched copy still runs" "ticks=3" "$(/tmp/rw loop 3)"
-check "probe reads stale" wait_for 10 sh -c "[ \"\$(cat $PCP/rw:tick/state)\" = stale ]"
+check "probe reads stale" wait_for 10 pc_test rw:tick state = stale
 check_eq "no hit after the change" "3" "$(kget rw:tick hits)"
 
 # rmmod while probes are being hit.
@@ -128,7 +128,7 @@ spin=$!
 $F/rs_throw 20000 > /tmp/thr.out &
 thr=$!
 h0=$(kget sdt_pcfix:tick hits)
-check "hits flowing" wait_for 20 sh -c "[ \$(cat $PCP/sdt_pcfix:tick/hits) -gt $((h0 + 100)) ]"
+check "hits flowing" wait_for 20 pc_test sdt_pcfix:tick hits -gt $((h0 + 100))
 check "rmmod under hits" pc_unload
 check "module gone" test ! -d $PC_SYSFS
 wait $spin

@@ -12,7 +12,6 @@
 . /pc/lib.sh
 F=/pc/fixtures
 . $F/ct_app.env
-PCP=$PC_SYSFS/probes
 LIB=$(ls /usr/lib/aarch64-linux-gnu/libstdc++.so.6.*)
 LIBP=/usr/lib/aarch64-linux-gnu/libstdc++.so.6	# inside the containers (a file, no link)
 # What the arm64 uprobe core writes at a probe: BRK #0x5 (UPROBE_SWBP_INSN).
@@ -27,7 +26,7 @@ rec() {
 
 # state GROUP:EVENT
 state() {
-	cat "$PCP/$1/state" 2> /dev/null
+	pc_field "$1" state
 }
 
 # hits GROUP:EVENT...: their hit counts on one line

@@ -97,7 +97,7 @@ check_eq "defined: original byte at pc_add in a running process" "$orig" "$($PEE
 # chroot execs bpftrace: $! is bpftrace itself, which SIGINT must reach.
 chroot "$PC_BT" /usr/bin/bpftrace -e 'tracepoint:bt:add { @ = count(); }' > /tmp/bg.out 2> /tmp/bg.err &
 bt=$!
-check "bpftrace attached: bt/add armed" wait_for 60 sh -c "grep -q armed $PCP/bt:add/state"
+check "bpftrace attached: bt/add armed" wait_for 60 pc_test bt:add state = armed
 check_eq "  one consumer, one probe armed" "armed 1 1" \
 	"$(kget bt:add state) $(kget bt:add consumers) $(cat $PC_SYSFS/nr_armed)"
 check_eq "  the running process has the int3" "0xcc" "$($PEEK $w $S $pc_sdt_OFF_pc_add)"
