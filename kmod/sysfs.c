@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /sys/kernel/probecache: control, last_error, version, nr_probes and
- * nr_armed. The probes themselves are listed in tracefs (listing.c).
+ * nr_armed. The probes themselves are listed in /proc/probecache_probes
+ * (listing.c).
  * Layout: include/uapi/linux/probecache.h.
  */
 #include <linux/kobject.h>
-#include <linux/slab.h>
 #include <linux/sysfs.h>
 
 #include "pc.h"
