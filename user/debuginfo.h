@@ -38,7 +38,7 @@ bool pc_debugcache_note(const char *debug_file, const char *bid, struct Elf *dw_
 /*
  * Next to a copy, DIR/debug/.build-id/XX/YYYY.funcs: which CUs define which
  * function names, as one walk of every CU with dwarf_getfuncs() found them
- * (dwarf.c), so that one definition searches only its CUs, not all of them.
+ * (dwarf_index.c), so that one definition searches only its CUs, not all of them.
  * Text: "probecache-funcs 1", "debug_info SIZE" (the section it describes),
  * then "NAME CU-OFFSET" lines sorted by name, then "end". Removed with its
  * copy. _read: 0 with the lines (from "debug_info" on) in a malloc'd
