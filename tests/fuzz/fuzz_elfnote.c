@@ -13,15 +13,7 @@
 #include <stdlib.h>
 
 #include "elfnote.h"
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "fuzz_elfnote: %s:%d: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz_check.h"
 
 static struct pc_elf_info info;
 

@@ -14,15 +14,7 @@
 #include <string.h>
 
 #include "../../user/armed.h"
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "fuzz_listing: %s:%d: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz_check.h"
 
 #define LINE_MAX_FUZZ	8192
 

@@ -13,15 +13,7 @@
 
 #include "record.h"
 #include "../unit/record_eq.h"
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "fuzz_record: %s:%d: %s\n",	\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
+#include "fuzz_check.h"
 
 static struct pc_command cmd, cmd2;
 static char fmt[PROBECACHE_LINE_MAX * 2], line2[PROBECACHE_LINE_MAX * 4];
