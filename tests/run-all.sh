@@ -69,7 +69,7 @@ run_suite() {
 }
 
 # start_caches SUITE...: every cache the suites need, the debug kernel's first (the
-# longest build, about 25 minutes of both cores), the others in the order of their suites.
+# longest build, about 7 minutes of both cores idle), the others in the order of their suites.
 start_caches() {
 	local s c
 	for s in "$@"; do

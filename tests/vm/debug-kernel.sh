@@ -21,7 +21,7 @@ series=6.12
 tarball=/usr/src/linux-source-$series.tar.xz
 cache=${PROBECACHE_TEST_CACHE:-/var/cache/probecache-test}
 # Everything that shapes .config besides the fragment: bump it when the steps change.
-recipe="tinyconfig + kvm_guest.config + fragment; olddefconfig; bzImage modules"
+recipe="tinyconfig + fragment; olddefconfig; bzImage modules"
 
 die() {
 	echo "debug-kernel.sh: $*" >&2
@@ -88,8 +88,7 @@ build_into() {
 	ln -s src/build "$_t/build"
 	_m="make -C $_t/src/build -j$(nproc)"
 	make -C "$_t/src" O="$_t/src/build" tinyconfig
-	(cd "$_t/src/build" && ../scripts/kconfig/merge_config.sh -m -O . .config \
-		../kernel/configs/kvm_guest.config "$frag")
+	(cd "$_t/src/build" && ../scripts/kconfig/merge_config.sh -m -O . .config "$frag")
 	$_m olddefconfig
 	check_fragment "$_t/build/.config"
 	$_m bzImage
