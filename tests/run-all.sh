@@ -45,9 +45,13 @@ cache_of() {
 
 # start_cache NAME: its builder in the background (tests/lib/caches.sh). A kernel's:
 # its chroot, headers and vmlinuz (kernel.sh), and for x86 its disk modules (kmods.sh).
+# The debug kernel's build is not niced: it and then its suite, the last, are the longest
+# path of a fresh machine's run, and niced, it got almost nothing while the VM suites
+# and any other job on the machine ran (half its objects still to compile when they
+# were done).
 start_cache() {
 	case "$1" in
-	debug-kernel) cache_start "$1" tests/vm/debug-kernel.sh ;;
+	debug-kernel) CACHE_NICE=0 cache_start "$1" tests/vm/debug-kernel.sh ;;
 	sysimage) cache_start "$1" tests/vm/sysimage.sh ;;
 	kernel-*) cache_start "$1" tests/vm/kmods.sh "${1#kernel-}" ;;
 	esac

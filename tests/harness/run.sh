@@ -164,6 +164,10 @@ caches "cache_start slow sh -c 'echo started; sleep 3; echo finished'; sleep 1; 
 check_eq "cache_stop (run-all's exit) ends a running builder" \
 	"started" "$(cat "$tmp/caches/slow.log")"
 
+caches "cache_start lo nice; CACHE_NICE=0 cache_start hi nice; cache_wait lo hi"
+check_eq "builders run niced 10 more than run-all, CACHE_NICE=0 ones (the debug kernel) not" \
+	"$(($(nice) + 10)) $(nice)" "$(cat "$tmp/caches/lo.log") $(cat "$tmp/caches/hi.log")"
+
 caches "cache_wait; cache_wait not-started"
 check_eq "a suite needing no cache, or one not started here, does not wait" "0|" "$rc|$out"
 

@@ -6,8 +6,9 @@
 # single-threaded guest) or a host suite leaves a core idle.
 #
 #   cache_start NAME CMD...   run CMD (a builder that takes its own lock and is a no-op
-#                             when its cache is complete) in the background, niced, its
-#                             output only in $CACHE_LOGDIR/NAME.log (never in the TAP)
+#                             when its cache is complete) in the background, niced
+#                             ($CACHE_NICE, default 10), its output only in
+#                             $CACHE_LOGDIR/NAME.log (never in the TAP)
 #   cache_wait NAME...        block until each NAME's builder has ended; 0 if all
 #                             succeeded; else a "not ok" line per failed one, its log's
 #                             tail as comments, the plan, and 1: the waiting suite fails
@@ -28,7 +29,8 @@ cache_start() {
 	mkdir -p "$CACHE_LOGDIR"
 	# nice: the suites in the foreground keep their speed (and VM suites their calibrated
 	# factor); the builder gets what they leave idle. timeout signals its whole group.
-	nice -n 10 timeout "$CACHE_TIMEOUT" "$@" < /dev/null > "$CACHE_LOGDIR/$name.log" 2>&1 &
+	nice -n "${CACHE_NICE:-10}" timeout "$CACHE_TIMEOUT" "$@" < /dev/null \
+		> "$CACHE_LOGDIR/$name.log" 2>&1 &
 	CACHE_PID[$name]=$!
 	CACHE_T0[$name]=$(date +%s)
 }
