@@ -28,7 +28,8 @@ cache_start() {
 	[ -z "${CACHE_PID[$name]:-}" ] || return 0
 	mkdir -p "$CACHE_LOGDIR"
 	# nice: the suites in the foreground keep their speed (and VM suites their calibrated
-	# factor); the builder gets what they leave idle. timeout signals its whole group.
+	# factor); the builder gets what they leave idle, unless it is on the run's longest
+	# path (CACHE_NICE=0, run-all's start_cache). timeout signals its whole group.
 	nice -n "${CACHE_NICE:-10}" timeout "$CACHE_TIMEOUT" "$@" < /dev/null \
 		> "$CACHE_LOGDIR/$name.log" 2>&1 &
 	CACHE_PID[$name]=$!
