@@ -10,7 +10,9 @@
 # others (6.12, 6.12-deb13, 7.3-rt), the arm64 scripts (70-arm64, 71-arm64-fs) on
 # arm64-6.1 and arm64-7.3: README "Kernels"; then sysboot; the debug kernel's suite and
 # kasan last: on a fresh machine that kernel's build (tests/lib/caches.sh) is the longest,
-# so it gets the most time to finish beside the other suites.
+# so it gets the most time to finish beside the other suites. The host's own kernels (6.1,
+# 6.12) go first among the VM suites: they need no chroot, so on a fresh machine they run
+# while the bullseye and trixie chroots the next ones need are still being made.
 # How a suite's output is judged: tests/lib/suite-verdict.sh. The machine-wide caches the
 # suites need are built in the background from the start (tests/lib/caches.sh; logs in
 # build/caches/), each suite waiting for its own before it runs.
@@ -30,7 +32,7 @@ host_suites() {
 
 suites=("$@")
 if [ ${#suites[@]} -eq 0 ]; then
-	suites=(unit fuzz $(host_suites) vm:5.10 vm:6.1 'vm:6.12:[13]*' 'vm:6.12-deb13:[13]*'
+	suites=(unit fuzz $(host_suites) vm:6.1 'vm:6.12:[13]*' vm:5.10 'vm:6.12-deb13:[13]*'
 		vm:7.3 'vm:7.3-rt:[13]*' vm:arm64-6.1 vm:arm64-7.3 vm:sysboot vm:debug kasan)
 fi
 
