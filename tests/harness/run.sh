@@ -168,6 +168,14 @@ caches "cache_start lo nice; CACHE_NICE=0 cache_start hi nice; cache_wait lo hi"
 check_eq "builders run niced 10 more than run-all, CACHE_NICE=0 ones (the debug kernel) not" \
 	"$(($(nice) + 10)) $(nice)" "$(cat "$tmp/caches/lo.log") $(cat "$tmp/caches/hi.log")"
 
+# A VM's fixtures (tests/vm/run.sh build_all): no other kernel's DKMS module, since asking
+# for one waits on its release's chroot; for "" (61-dkms not run) or a kernel with no
+# DKMS test, none at all.
+for k in "" debug 7.3-rt; do
+	check_eq "a VM's fixtures ask for no DKMS module for OPS_DKMS_FOR='$k'" "OPS_DKMS_KVERS := " \
+		"$(make -s -C "$top/tests/fixtures" -pn OPS_DKMS_FOR="$k" 2>/dev/null | grep '^OPS_DKMS_KVERS :=')"
+done
+
 caches "cache_wait; cache_wait not-started"
 check_eq "a suite needing no cache, or one not started here, does not wait" "0|" "$rc|$out"
 
