@@ -97,11 +97,14 @@ build_all() {
 	rm -f "$out/src/kmod/"*.o "$out/src/kmod/"*.ko
 	build_module "$top/kmod" "$out/src/kmod"
 	make -s -C "$top/user" > /dev/null
-	# The DKMS-built module (tests/fixtures/ops_dkms.mk) of this kernel only, and only for
-	# 61-dkms: building every kernel's waited on other releases' chroots, so on a fresh
-	# machine the first VM suite sat behind the trixie debootstrap.
-	local dkms=
-	case 61-dkms in ${VM_TESTS:-*}) dkms=$kernel ;; esac
+	# The DKMS-built modules (tests/fixtures/ops_dkms.mk) the scripts run need: 61-dkms
+	# loads this kernel's, 60-load refuses one built for another kernel (the host's 6.1
+	# or 6.12). Never another release's: building every kernel's waited on those chroots,
+	# so on a fresh machine the first VM suite sat behind the trixie debootstrap.
+	local dkms= s
+	for s in 60-load 61-dkms; do
+		case $s in ${VM_TESTS:-*}) dkms="$kernel 6.1 6.12" ;; esac
+	done
 	make -s -C "$top/tests/fixtures" OPS_DKMS_FOR="$dkms" > /dev/null
 	[ "$arch" != arm64 ] || make -s -C "$top/tests/fixtures/arm64" > /dev/null
 }
