@@ -35,9 +35,9 @@ setup:
 
 # As root, make sure every package is there first (a no-op in 30 ms when it is).
 # The DKMS-built modules (tests/fixtures/ops_dkms.mk) are left to the VM suites that run
-# 61-dkms, each building its own kernel's (tests/vm/run.sh): made here, those of kernels in
-# chroots would debootstrap a fresh machine's chroots before any suite runs, instead of
-# in run-all's background.
+# 60-load or 61-dkms, each building its own kernel's and the host's (tests/vm/run.sh):
+# made here, those of kernels in chroots would debootstrap a fresh machine's chroots
+# before any suite runs, instead of in run-all's background.
 check: ensure-setup
 	$(MAKE) user
 	$(MAKE) -C tests/fixtures OPS_DKMS_FOR=

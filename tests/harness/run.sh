@@ -169,8 +169,8 @@ check_eq "builders run niced 10 more than run-all, CACHE_NICE=0 ones (the debug 
 	"$(($(nice) + 10)) $(nice)" "$(cat "$tmp/caches/lo.log") $(cat "$tmp/caches/hi.log")"
 
 # A VM's fixtures (tests/vm/run.sh build_all): no other kernel's DKMS module, since asking
-# for one waits on its release's chroot; for "" (61-dkms not run) or a kernel with no
-# DKMS test, none at all.
+# for one waits on its release's chroot; for "" (neither 60-load nor 61-dkms run) or a
+# kernel with no DKMS build, none at all.
 for k in "" debug 7.3-rt; do
 	check_eq "a VM's fixtures ask for no DKMS module for OPS_DKMS_FOR='$k'" "OPS_DKMS_KVERS := " \
 		"$(make -s -C "$top/tests/fixtures" -pn OPS_DKMS_FOR="$k" 2>/dev/null | grep '^OPS_DKMS_KVERS :=')"
