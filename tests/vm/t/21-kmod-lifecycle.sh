@@ -1,0 +1,145 @@
+#!/bin/sh
+# The event lifecycle under the interleavings of issue 26 (Documentation/design.md,
+# "Event lifecycle"). Each block says what the module before that design did:
+#  1. concurrent writers: add bursts, clear, two dels of one probe (soft lockup,
+#     list_del on poison, nr_probes wrapping: ENOSPC for ever);
+#  2. holders that took only a module reference (eprobe, enable_event trigger):
+#     del succeeded and freed an event they still pointed to;
+#  3. probecache_ctl enabled in an instance, removed while an operation was
+#     pending: the rmdir ran the operation inside instance_rmdir (deadlock);
+#     a user's enable of probecache_ctl was switched off by every operation;
+#  5. a fork in a perf-traced tree after the probe went stale: the inherited
+#     event's open tried to arm, failed, and fork() failed;
+#  8. perf_event_open by a uid-0 task without any capability armed the probe;
+#  9. rmmod with probes defined: exit had to delete events tracers could hold.
+. /pc/lib.sh
+. /pc/fixtures/pc_kmod.sh
+kenv pc_sdt
+S=$PCF/pc_sdt
+B=$pc_sdt_BUILD_ID
+ADD="$B $S:$pc_sdt_OFF_pc_add a=%di:s32"
+DUR=${PC_LIFECYCLE_SECONDS:-4}
+
+check "insmod" pc_load
+
+# until_deadline END CMD...: run CMD (output dropped) until `date +%s` reaches END
+until_deadline() {
+	_end=$1
+	shift
+	while [ "$(date +%s)" -lt "$_end" ]; do
+		"$@" > /dev/null 2>&1
+	done
+}
+
+# gone PID...: succeeds once none of the PIDs runs
+gone() {
+	for _p in "$@"; do
+		! kill -0 "$_p" 2> /dev/null || return 1
+	done
+}
+
+burst() {
+	_l=""
+	for _i in $(seq 40); do
+		_l="$_l
+add p:cw/b$_i $ADD"
+	done
+	kctl "$_l"
+}
+
+# 1. Concurrent control writers.
+end=$(($(date +%s) + DUR))
+until_deadline $end burst &
+w1=$!
+until_deadline $end kctl clear &
+w2=$!
+until_deadline $end kctl "del cw:b1" &
+w3=$!
+until_deadline $end kctl "del cw:b1" &
+w4=$!
+check "4 concurrent writers (add x40, clear, del, del) all finish" wait_for $((DUR + 60)) gone $w1 $w2 $w3 $w4
+check "clear after them" kctl clear
+check_eq "nr_probes 0 after clear" "0" "$(cat $PC_SYSFS/nr_probes)"
+check_eq "listing empty after clear" "" "$(cat $PC_LIST)"
+check "a define still works (no ENOSPC from a wrapped count)" kctl "add p:cw/again $ADD"
+check_eq "nr_probes 1" "1" "$(cat $PC_SYSFS/nr_probes)"
+check "del it" kctl "del cw:again"
+check "a second del of it: refused" kfail "del cw:again"
+check_eq "nr_probes 0 again" "0" "$(cat $PC_SYSFS/nr_probes)"
+
+if pc_events; then
+	# 2. Holders with no ftrace file or perf event of their own.
+	check "define lc/ep" kctl "add p:lc/ep $ADD" "add p:lc/other $ADD"
+	check "an eprobe on lc/ep" sh -c "echo 'e:lcep/ep lc/ep' >> $TR/dynamic_events"
+	check "del while an eprobe holds the event: refused" kfail "del lc:ep"
+	check "  last_error says it is in use" grep -q 'in use' $PC_SYSFS/last_error
+	check "  the event is still there" test -d "$(tev lc:ep)"
+	check "remove the eprobe" sh -c "echo '-:lcep/ep' >> $TR/dynamic_events"
+	check "an enable_event trigger on lc/other naming lc/ep" sh -c "echo 'enable_event:lc:ep' > $(tev lc:other)/trigger"
+	check "del while a trigger holds the event: refused" kfail "del lc:ep"
+	check "remove the trigger" sh -c "echo '!enable_event:lc:ep' > $(tev lc:other)/trigger"
+	check "a hist trigger on lc/ep" sh -c "echo 'hist:keys=a' > $(tev lc:ep)/trigger"
+	check "del while a hist trigger is on it: refused" kfail "del lc:ep"
+	check "remove the hist trigger" sh -c "echo '!hist:keys=a' > $(tev lc:ep)/trigger"
+	check "now del succeeds" kctl "del lc:ep" "del lc:other"
+
+	# 3. probecache_ctl belongs to the module's own operations.
+	CTL=$TR/events/probecache/probecache_ctl/enable
+	echo 1 > $CTL
+	check "an operation with probecache_ctl enabled by a user" kctl "add p:lc/r $ADD" "del lc:r"
+	check_eq "  leaves the user's enable as it was" "1" "$(cat $CTL)"
+	echo 0 > $CTL
+	end=$(($(date +%s) + DUR))
+	until_deadline $end kctl "add p:lc/r $ADD" "del lc:r" &
+	w1=$!
+	inst() {
+		mkdir $TR/instances/lcA &&
+		echo 1 > $TR/instances/lcA/events/probecache/probecache_ctl/enable
+		rmdir $TR/instances/lcA
+	}
+	until_deadline $end inst &
+	w2=$!
+	check "instances with probecache_ctl enabled, removed during operations: no deadlock" \
+		wait_for $((DUR + 60)) gone $w1 $w2
+	check "events/enable in an instance succeeds" sh -c "mkdir $TR/instances/lcB && echo 1 > $TR/instances/lcB/events/enable"
+	echo 0 > $TR/instances/lcB/events/enable
+	rmdir $TR/instances/lcB
+	kctl "del lc:r" 2> /dev/null
+
+	# 5. Inherited perf events never fail a fork.
+	cp $S /tmp/lc_sdt
+	check "define lc/inh on a copy" kctl "add p:lc/inh $B /tmp/lc_sdt:$pc_sdt_OFF_pc_add"
+	perf stat -x, -e lc:inh -o /tmp/lc.stat -- sh -c \
+		"/tmp/lc_sdt loop 3 > /dev/null; chmod 700 /tmp/lc_sdt; /tmp/lc_sdt loop 1 > /dev/null; sleep 1; /bin/true && echo forked" \
+		> /tmp/lc.out 2>&1
+	check_eq "a fork in perf's tree after the probe went stale succeeds" "forked" "$(cat /tmp/lc.out)"
+	check_eq "  the probe is stale" "stale" "$(kget lc:inh state)"
+	kctl "del lc:inh"
+
+	# 8. perf needs CAP_PERFMON (or CAP_SYS_ADMIN), whatever perf_event_paranoid says.
+	par=$(cat /proc/sys/kernel/perf_event_paranoid)
+	echo 1 > /proc/sys/kernel/perf_event_paranoid
+	check "define lc/cap" kctl "add p:lc/cap $ADD"
+	$PCF/pc_harden nocap-exec perf stat -x, -e lc:cap -o /tmp/lc.cap -- $S loop 5 > /dev/null 2>&1
+	check_eq "perf stat by uid 0 without capabilities counts nothing" "" "$(awk -F, '/lc:cap/ && $1 ~ /^[0-9]+$/ { print $1 }' /tmp/lc.cap 2> /dev/null)"
+	check_eq "  and armed nothing" "0 0" "$(kget lc:cap hits) $(cat $PC_SYSFS/nr_armed)"
+	perf stat -x, -e lc:cap -o /tmp/lc.cap -- $S loop 5 > /dev/null 2>&1
+	check_eq "perf stat by root counts 5" "5" "$(awk -F, '/lc:cap/ { print $1 }' /tmp/lc.cap)"
+	echo "$par" > /proc/sys/kernel/perf_event_paranoid
+	kctl "del lc:cap"
+fi
+
+# 9. A defined probe keeps the module loaded: exit never deletes an event.
+check "define lc/mod" kctl "add p:lc/mod $ADD" "count lc:mod"
+check "rmmod while a probe is defined: refused" sh -c "! rmmod probecache 2> /dev/null"
+check "  the module still answers" kctl "nocount lc:mod"
+end=$(($(date +%s) + DUR))
+until_deadline $end kctl "count lc:mod" "nocount lc:mod" &
+w1=$!
+until_deadline $end rmmod probecache &
+w2=$!
+check "rmmod attempts racing count/nocount finish" wait_for $((DUR + 60)) gone $w1 $w2
+check "  the module is still loaded, its probe listed" pc_listed lc:mod
+check "clear" kctl clear
+check "rmmod once nothing is defined" rmmod probecache
+tap_done
