@@ -180,6 +180,10 @@ static int pc_arm_check(struct pc_probe *p, struct pc_err *err)
 	if (atomic_read(&p->state) == PC_STATE_DELETED)
 		return pc_err_set(err, -ENOENT, "event", "%s was deleted",
 				  p->name);
+	/* Still publishing: if its event fails, it is unlinked and freed. */
+	if (atomic_read(&p->state) == PC_STATE_DEFINING)
+		return pc_err_set(err, -ENOENT, "event",
+				  "%s is still being defined", p->name);
 	if (atomic_read(&p->state) == PC_STATE_STALE)
 		return pc_err_set(err, -ESTALE, "path",
 				  "%s changed since %s was defined; delete and define it again",
@@ -294,6 +298,13 @@ static int pc_consumer_get_locked(struct pc_probe *p,
 	else
 		p->nr_systemwide++;
 	write_unlock(&p->filter_lock);
+	/*
+	 * An inherited perf event (a fork in a traced tree) never arms, as
+	 * in trace_uprobe: the probe may have gone stale since its parent
+	 * armed it, and a failure here would fail the fork.
+	 */
+	if (task_event && task_event->parent)
+		return 0;
 	if (!p->registered)
 		ret = pc_arm(p, err);
 	else if (!covered)

@@ -123,19 +123,22 @@ static unsigned int pc_field_col(const char *line, size_t len,
 }
 
 /* Verify an add line's record and queue it on @batch. */
-static int pc_apply_add(const struct pc_record *rec, struct list_head *batch,
+static int pc_apply_add(const struct pc_record *rec, struct pc_batch *batch,
 			struct pc_err *err)
 {
 	struct pc_probe *p = pc_probe_prepare(rec, err);
 
 	if (IS_ERR(p))
 		return PTR_ERR(p);
-	list_add_tail(&p->op_node, batch);
+	if (pc_batch_add(batch, p)) {
+		pc_probe_put(p);
+		return pc_err_set(err, -ENOMEM, "event", "out of memory");
+	}
 	return 0;
 }
 
 static int pc_apply_line(const char *line, size_t len, struct pc_command *cmd,
-			 struct list_head *batch, struct pc_err *err)
+			 struct pc_batch *batch, struct pc_err *err)
 {
 	struct pc_parse_error perr;
 	int ret;
@@ -211,7 +214,7 @@ static int pc_ctl_hold(struct pc_writer *w, const char *buf, size_t len,
  * part is left as it was, so a rejected line is retried with the same bytes.
  */
 static int pc_ctl_line(struct pc_writer *w, const char *buf, size_t len,
-		       struct pc_command *cmd, struct list_head *batch,
+		       struct pc_command *cmd, struct pc_batch *batch,
 		       struct pc_err *err)
 {
 	const char *line = buf;
@@ -243,16 +246,16 @@ static bool pc_ctl_batchable(const struct pc_writer *w, const char *s,
  * start cannot be rewound to. Rejected like any line, held part kept.
  */
 static int pc_ctl_publish_now(struct pc_writer *w, size_t len,
-			      struct list_head *batch, struct pc_command *cmd,
+			      struct pc_batch *batch, struct pc_command *cmd,
 			      struct pc_err *err)
 {
-	struct pc_probe *p;
+	unsigned int failed;
 	int ret;
 
-	ret = pc_probe_publish(batch, &p, err);
+	ret = pc_probe_publish(batch, &failed, err);
+	pc_batch_put(batch, failed);
 	if (!ret)
 		return 0;
-	pc_probe_put_batch(batch);
 	memset(cmd, 0, sizeof(*cmd));
 	err->col = pc_field_col(w->pend, w->plen + len, cmd, err->field);
 	return ret;
@@ -264,25 +267,27 @@ static int pc_ctl_publish_now(struct pc_writer *w, size_t len,
  * *@done and the line count to it, as if it had been rejected when read.
  */
 static int pc_ctl_flush(struct pc_writer *w, const char *buf,
-			struct list_head *batch, struct pc_command *cmd,
+			struct pc_batch *batch, struct pc_command *cmd,
 			size_t *done)
 {
 	struct pc_err err = {};
-	struct pc_probe *p;
+	struct pc_batch_ent *e;
+	unsigned int failed;
 	int ret;
 
-	if (list_empty(batch))
+	if (!batch->n)
 		return 0;
-	ret = pc_probe_publish(batch, &p, &err);
-	if (!ret)
-		return 0;
-	*done = p->op_start;
-	w->line = p->op_line;
-	w->plen = 0;
-	memset(cmd, 0, sizeof(*cmd));
-	err.col = pc_field_col(buf + p->op_start, p->op_len, cmd, err.field);
-	pc_ctl_error(w, &err);
-	pc_probe_put_batch(batch);
+	ret = pc_probe_publish(batch, &failed, &err);
+	if (ret) {
+		e = &batch->ent[failed];
+		*done = e->start;
+		w->line = e->line;
+		w->plen = 0;
+		memset(cmd, 0, sizeof(*cmd));
+		err.col = pc_field_col(buf + e->start, e->len, cmd, err.field);
+		pc_ctl_error(w, &err);
+	}
+	pc_batch_put(batch, failed);
 	return ret;
 }
 
@@ -361,16 +366,15 @@ static bool pc_ctl_capable(const struct file *file)
 		file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN));
 }
 
-/* Consume @count bytes of @w's write() at @off; see pc_control_write(). */
 /* Note where @batch's newest add line is: a failed publish rewinds there. */
-static void pc_ctl_mark(const struct pc_writer *w, struct list_head *batch,
+static void pc_ctl_mark(const struct pc_writer *w, struct pc_batch *batch,
 			size_t start, size_t len)
 {
-	struct pc_probe *p = list_last_entry(batch, struct pc_probe, op_node);
+	struct pc_batch_ent *e = &batch->ent[batch->n - 1];
 
-	p->op_line = w->line;
-	p->op_start = start;
-	p->op_len = len;
+	e->line = w->line;
+	e->start = start;
+	e->len = len;
 }
 
 /*
@@ -381,7 +385,7 @@ static void pc_ctl_mark(const struct pc_writer *w, struct list_head *batch,
  */
 static int pc_ctl_step(struct pc_writer *w, const char *buf, size_t *done,
 		       size_t len, struct pc_command *cmd,
-		       struct list_head *batch)
+		       struct pc_batch *batch)
 {
 	bool batched = pc_ctl_batchable(w, buf + *done, len);
 	struct pc_err err = {};
@@ -393,7 +397,7 @@ static int pc_ctl_step(struct pc_writer *w, const char *buf, size_t *done,
 			return ret;
 	}
 	ret = pc_ctl_line(w, buf + *done, len, cmd, batch, &err);
-	if (!ret && !batched && !list_empty(batch))
+	if (!ret && !batched && batch->n)
 		ret = pc_ctl_publish_now(w, len, batch, cmd, &err);
 	if (ret) {
 		pc_ctl_error(w, &err);
@@ -404,12 +408,13 @@ static int pc_ctl_step(struct pc_writer *w, const char *buf, size_t *done,
 	return 0;
 }
 
+/* Consume @count bytes of @w's write() at @off; see pc_control_write(). */
 static ssize_t pc_ctl_consume(struct pc_writer *w, const char *buf,
 			      loff_t off, size_t count, struct pc_command *cmd)
 {
+	struct pc_batch batch = {};
 	size_t done = 0, len;
 	struct pc_err err = {};
-	LIST_HEAD(batch);
 	const char *nl;
 	int ret = 0;
 
@@ -475,14 +480,12 @@ ssize_t pc_last_error_show(char *buf)
 }
 
 /*
- * A consumer (ftrace enable, perf open) could not arm @p: no control line
- * to blame, so last_error and the log name the probe.
+ * A consumer (ftrace enable, perf open) could not arm @p: the log names the
+ * probe. Not last_error, which answers the writers of control; rate-limited,
+ * as any user who may enable events can make it print.
  */
 void pc_report(const struct pc_probe *p, const struct pc_err *err)
 {
-	spin_lock(&pc_last_error_lock);
-	scnprintf(pc_last_error, sizeof(pc_last_error), "%s: %s: %s\n",
-		  p->name, err->field, err->why);
-	spin_unlock(&pc_last_error_lock);
-	pr_warn("%s: cannot arm: %s: %s\n", p->name, err->field, err->why);
+	pr_warn_ratelimited("%s: cannot arm: %s: %s\n", p->name, err->field,
+			    err->why);
 }

@@ -11,7 +11,13 @@
  * event_mutex held, which is not exported. The tracing core holds it when
  * it calls an event's reg callback, so a static event of ours, "ctl", does
  * the adding and removing from its reg callback when we toggle it with
- * trace_set_clr_event(). The ctl event records nothing.
+ * trace_set_clr_event(), for our own task only. The ctl event records
+ * nothing.
+ *
+ * The events are dynamic (TRACE_EVENT_FL_DYNAMIC), like trace_uprobe's:
+ * every holder the core knows of (perf events, eprobes, enable_event
+ * triggers, trace_get_event_file() users) takes call->refcnt, and removal
+ * is refused while it is not 0. Documentation/design.md, "Event lifecycle".
  */
 #include <linux/magic.h>
 #include <linux/module.h>
@@ -206,8 +212,6 @@ static int pc_event_enable(struct pc_probe *p, struct trace_event_file *file)
 	}
 	link->file = file;
 	list_add_tail_rcu(&link->list, &pc_ev(p)->files);
-	/* Enabled events do not pin their module; ours must stay loaded. */
-	__module_get(THIS_MODULE);
 	return 0;
 }
 
@@ -221,7 +225,6 @@ static void pc_event_disable(struct pc_probe *p, struct trace_event_file *file)
 		list_del_rcu(&link->list);
 		kfree_rcu(link, rcu);
 		pc_consumer_put(p, NULL);
-		module_put(THIS_MODULE);
 		return;
 	}
 }
@@ -233,11 +236,19 @@ static struct perf_event *pc_task_event(struct perf_event *event)
 	return event->hw.target ? event : NULL;
 }
 
+/*
+ * Arming writes into other users' processes and denies writes to their
+ * files: a perf user needs what a control writer needs, whatever
+ * perf_event_paranoid allows for tracepoints. An inherited event is opened
+ * by the forking task; its parent was checked.
+ */
 static int pc_event_perf_open(struct pc_probe *p, struct perf_event *event)
 {
 	struct pc_err err = {};
 	int ret;
 
+	if (!event->parent && !perfmon_capable())
+		return -EACCES;
 	ret = pc_consumer_get(p, pc_task_event(event), &err);
 	if (ret)
 		pc_report(p, &err);
@@ -293,7 +304,7 @@ int pc_event_create(struct pc_probe *p)
 	ev->tp.name = pc_probe_event(p);
 	call->class = &ev->class;
 	call->tp = &ev->tp;
-	call->flags = TRACE_EVENT_FL_TRACEPOINT;
+	call->flags = TRACE_EVENT_FL_TRACEPOINT | TRACE_EVENT_FL_DYNAMIC;
 	call->event.funcs = &pc_event_funcs;
 	call->data = p;
 	len = pc_print_fmt(p, NULL, 0) + 1;
@@ -323,67 +334,76 @@ static int pc_event_add_locked(struct pc_probe *p)
 		unregister_trace_event(&call->event);
 		return ret;
 	}
-	/* Added events have no module; perf and tracefs users must pin us. */
-	call->module = THIS_MODULE;
 	p->event_live = true;
 	return 0;
 }
 
-/* event_mutex held (ctl). EBUSY while enabled or open in perf. */
+/*
+ * event_mutex held (ctl). EBUSY while enabled or open in perf (the core's
+ * check) or referenced (ours, as trace_uprobe's unregister does: the core
+ * leaves it to the owner of a dynamic event). References are taken under
+ * event_mutex and only while the event is listed, so none can come after.
+ */
 static int pc_event_remove_locked(struct pc_probe *p)
 {
+	struct trace_event_call *call = &pc_ev(p)->call;
 	int ret;
 
 	if (!p->event_live)
 		return 0;
-	ret = trace_remove_event_call(&pc_ev(p)->call);
+	if (atomic_read(&call->refcnt))
+		return -EBUSY;
+	ret = trace_remove_event_call(call);
 	if (!ret)
 		p->event_live = false;
 	return ret;
 }
 
 /*
- * The operation the ctl event's reg callback runs: PENDING is set by the
- * submitter (under pc_ctl_lock), taken by whichever reg call comes first
- * (ours, or a user toggling probecache_ctl), DONE when it ran.
+ * The operation the ctl event's reg callback runs, for the task that
+ * submitted it and no other: a user enabling or disabling ctl (in an
+ * instance being removed, instance_rmdir holds trace_types_lock, which
+ * adding an event takes again) finds nothing to do. Only the owner reads
+ * or writes the fields after owner.
  */
-enum { PC_OP_IDLE, PC_OP_PENDING, PC_OP_RUNNING, PC_OP_DONE };
-
 static struct pc_ctl_op {
-	atomic_t state;
+	struct task_struct *owner;	/* set under pc_ctl_lock */
 	bool add;			/* add or remove the events of */
-	struct list_head *batch;	/* these (op_node, op_ret) */
+	struct pc_batch *batch;		/* these (ent[].ret) */
+	bool done;
+	enum trace_reg ran_on;		/* the reg call that ran it */
 } pc_ctl_op;
 
 static DEFINE_MUTEX(pc_ctl_lock);
 
-static void pc_ctl_run(void)
+static void pc_ctl_run(struct pc_ctl_op *op)
 {
-	struct pc_ctl_op *op = &pc_ctl_op;
-	struct pc_probe *p;
-	int ret;
+	struct pc_batch *b = op->batch;
+	unsigned int i;
+	int ret = 0;
 
-	if (atomic_cmpxchg(&op->state, PC_OP_PENDING, PC_OP_RUNNING) !=
-	    PC_OP_PENDING)
-		return;
-	if (op->add) {
-		/* In order, and none after a failure: lines apply in order. */
-		ret = 0;
-		list_for_each_entry(p, op->batch, op_node)
-			p->op_ret = ret = ret ? -ECANCELED :
-					  pc_event_add_locked(p);
-	} else {
-		list_for_each_entry(p, op->batch, op_node)
-			p->op_ret = pc_event_remove_locked(p);
+	/* In order, and none after a failure: lines apply in order. */
+	for (i = 0; i < b->n; i++) {
+		if (op->add)
+			b->ent[i].ret = ret = ret ? -ECANCELED :
+					  pc_event_add_locked(b->ent[i].p);
+		else
+			b->ent[i].ret = pc_event_remove_locked(b->ent[i].p);
 	}
-	atomic_set_release(&op->state, PC_OP_DONE);
 }
 
 static int pc_ctl_reg(struct trace_event_call *call, enum trace_reg type,
 		      void *data)
 {
-	if (type == TRACE_REG_REGISTER || type == TRACE_REG_UNREGISTER)
-		pc_ctl_run();
+	struct pc_ctl_op *op = &pc_ctl_op;
+
+	if (type != TRACE_REG_REGISTER && type != TRACE_REG_UNREGISTER)
+		return 0;
+	if (READ_ONCE(op->owner) != current || op->done)
+		return 0;
+	pc_ctl_run(op);
+	op->done = true;
+	op->ran_on = type;
 	return 0;
 }
 
@@ -468,32 +488,30 @@ static void pc_hold(void)
 	mod_delayed_work(system_wq, &pc_hold_work, HZ / 5);
 }
 
-/* Run @add or remove of @batch's events under event_mutex. */
-static int pc_event_op(bool add, struct list_head *batch)
+/*
+ * Run @add or remove of @b's events under event_mutex. Of two opposite
+ * toggles of ctl, one calls reg in this task whatever state a user left
+ * ctl in; if that was the disable, the user had it enabled: give it back.
+ * A trigger or eprobe on ctl keeps it registered (soft mode) and no toggle
+ * calls reg: EBUSY.
+ */
+static int pc_event_op(bool add, struct pc_batch *b)
 {
 	struct pc_ctl_op *op = &pc_ctl_op;
-	int set, ret = 0;
+	int ret;
 
 	mutex_lock(&pc_ctl_lock);
 	op->add = add;
-	op->batch = batch;
+	op->batch = b;
+	op->done = false;
+	WRITE_ONCE(op->owner, current);
 	pc_hold();
-	atomic_set_release(&op->state, PC_OP_PENDING);
-	/*
-	 * Enabling runs it, or disabling does if a user had enabled ctl;
-	 * always both, so ctl is left disabled.
-	 */
-	for (set = 1; set >= 0; set--)
-		trace_set_clr_event("probecache", "probecache_ctl", set);
-	if (atomic_cmpxchg(&op->state, PC_OP_PENDING, PC_OP_IDLE) ==
-	    PC_OP_PENDING) {
-		ret = -EBUSY;	/* ctl is held enabled by a trigger */
-		goto out;
-	}
-	while (atomic_read_acquire(&op->state) != PC_OP_DONE)
-		cond_resched();
-	atomic_set(&op->state, PC_OP_IDLE);
-out:
+	trace_set_clr_event("probecache", "probecache_ctl", 1);
+	trace_set_clr_event("probecache", "probecache_ctl", 0);
+	if (op->done && op->ran_on == TRACE_REG_UNREGISTER)
+		trace_set_clr_event("probecache", "probecache_ctl", 1);
+	WRITE_ONCE(op->owner, NULL);
+	ret = op->done ? 0 : -EBUSY;
 	mutex_unlock(&pc_ctl_lock);
 	return ret;
 }
@@ -557,15 +575,15 @@ int pc_event_check_name(struct pc_probe *p, struct pc_err *err)
 			  pc_probe_group(p), pc_probe_event(p));
 }
 
-/* Add the events of @batch in order; op_ret says which failed. */
-int pc_event_register(struct list_head *batch)
+/* Add the events of @b in order; ent[].ret says which failed. */
+int pc_event_register(struct pc_batch *b)
 {
-	return pc_event_op(true, batch);
+	return pc_event_op(true, b);
 }
 
-int pc_event_unregister(struct list_head *batch)
+int pc_event_unregister(struct pc_batch *b)
 {
-	return pc_event_op(false, batch);
+	return pc_event_op(false, b);
 }
 
 static void pc_emit_ftrace(struct pc_event *ev, const u8 *rec,
@@ -658,6 +676,7 @@ void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,
 	bool perf = pc_perf_wanted(&ev->call);
 	struct pc_scratch *s;
 	unsigned int size;
+	u8 *buf;
 
 	if (!ftrace && !perf)
 		return;
@@ -668,12 +687,24 @@ void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,
 		pc_emit(ev, regs, (u8 *)rec, size, ftrace, perf);
 		return;
 	}
-	/* The scratch's mutex, not preemption: fetching may sleep. */
+	/*
+	 * The scratch's mutex, not preemption: fetching may sleep. A hit
+	 * that finds it taken (its holder may be waiting for a page from a
+	 * FUSE server or a userfaultfd) does not wait behind it.
+	 */
 	s = per_cpu_ptr(pc_scratch, raw_smp_processor_id());
-	mutex_lock(&s->lock);
-	size = pc_fetch_record(p, regs, func, ip, s->rec);
-	pc_emit(ev, regs, s->rec, size, ftrace, perf);
-	mutex_unlock(&s->lock);
+	if (mutex_trylock(&s->lock)) {
+		size = pc_fetch_record(p, regs, func, ip, s->rec);
+		pc_emit(ev, regs, s->rec, size, ftrace, perf);
+		mutex_unlock(&s->lock);
+		return;
+	}
+	buf = kmalloc(PC_RECORD_MAX, GFP_KERNEL);
+	if (!buf)
+		return;
+	size = pc_fetch_record(p, regs, func, ip, buf);
+	pc_emit(ev, regs, buf, size, ftrace, perf);
+	kfree(buf);
 }
 
 int pc_event_init(void)

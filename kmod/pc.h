@@ -99,10 +99,6 @@ struct pc_probe {
 	atomic_t state;			/* enum pc_state */
 	struct hlist_node hnode;	/* pc_probe_hash, under pc_lock */
 	struct list_head node;		/* pc_probe_list, under pc_lock */
-	struct list_head op_node;	/* batch of an event.c operation */
-	int op_ret;
-	unsigned int op_line;		/* control.c: where its line is, */
-	unsigned int op_start, op_len;	/* in one write() chunk */
 	struct uprobe_consumer uc;
 	struct pc_uprobe up;
 	struct work_struct stale_work;
@@ -141,6 +137,25 @@ struct pc_probe {
 	/* Where the kernel exports the event API, struct pc_event follows. */
 };
 
+/*
+ * The probes one operation works on (a write()'s definitions, a del, a
+ * clear): an array of its own, never a list through the probes, since two
+ * writers' operations may hold the same probe at the same time.
+ */
+struct pc_batch_ent {
+	struct pc_probe *p;		/* referenced */
+	int ret;			/* what the operation did to it */
+	unsigned int line, start, len;	/* control.c: where its line is */
+};
+
+struct pc_batch {
+	unsigned int n, max;
+	struct pc_batch_ent *ent;
+};
+
+int pc_batch_add(struct pc_batch *b, struct pc_probe *p);
+void pc_batch_put(struct pc_batch *b, unsigned int from);
+
 #define PC_F_STALE_QUEUED	0
 #define PC_F_WRITE_DENIED	1	/* holds a deny on inode->i_writecount */
 
@@ -170,9 +185,8 @@ const char *pc_ident_changed(struct pc_ident *id, struct inode *inode);
 extern unsigned int pc_nr_probes;
 struct pc_probe *pc_probe_prepare(const struct pc_record *rec,
 				  struct pc_err *err);
-int pc_probe_publish(struct list_head *batch, struct pc_probe **failed,
+int pc_probe_publish(struct pc_batch *b, unsigned int *failed,
 		     struct pc_err *err);
-void pc_probe_put_batch(struct list_head *batch);
 int pc_probe_del(const char *group, const char *event, struct pc_err *err);
 int pc_probe_clear(struct pc_err *err);
 int pc_probe_count(const char *group, const char *event, bool on,
@@ -211,8 +225,8 @@ extern const size_t pc_event_size;
 int pc_event_create(struct pc_probe *p);
 void pc_event_free(struct pc_probe *p);
 int pc_event_check_name(struct pc_probe *p, struct pc_err *err);
-int pc_event_register(struct list_head *batch);
-int pc_event_unregister(struct list_head *batch);
+int pc_event_register(struct pc_batch *b);
+int pc_event_unregister(struct pc_batch *b);
 void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,
 		  unsigned long func, unsigned long ip);
 int pc_event_init(void);
@@ -226,18 +240,18 @@ static inline int pc_event_check_name(struct pc_probe *p, struct pc_err *err)
 	return 0;
 }
 
-static inline int pc_event_unregister(struct list_head *batch)
+static inline int pc_event_unregister(struct pc_batch *b)
 {
-	struct pc_probe *p;
+	unsigned int i;
 
-	list_for_each_entry(p, batch, op_node)
-		p->op_ret = 0;
+	for (i = 0; i < b->n; i++)
+		b->ent[i].ret = 0;
 	return 0;
 }
 
-static inline int pc_event_register(struct list_head *batch)
+static inline int pc_event_register(struct pc_batch *b)
 {
-	return pc_event_unregister(batch);
+	return pc_event_unregister(b);
 }
 
 static inline void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,

@@ -4,9 +4,14 @@
  * del and clear. Table changes run under pc_lock; defining and deleting
  * are serialized by pc_define_lock so a probe's event is created before
  * anyone can delete it. A probe's memory lives as long as its last kref:
- * the table holds one, and so does each command or stale check using it.
+ * the table holds one (and with it a module reference), and so does each
+ * operation or stale check using it. Operations hold their probes in
+ * arrays of their own (struct pc_batch): Documentation/design.md, "Event
+ * lifecycle".
  */
 #include <linux/jhash.h>
+#include <linux/mm.h>		/* kvmalloc_array */
+#include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/pid.h>
 #include <linux/sched/mm.h>
@@ -297,35 +302,89 @@ static int pc_probe_check_room(const struct pc_probe *p, struct pc_err *err)
 	return 0;
 }
 
+/*
+ * The table's reference also pins the module: exit never finds a probe
+ * whose event a tracer could still hold, so rmmod is EBUSY until "clear".
+ * try_module_get(): a control write can still come while rmmod is exiting.
+ */
 static int pc_probe_insert(struct pc_probe *p, struct pc_err *err)
 {
 	int ret;
 
+	if (!try_module_get(THIS_MODULE))
+		return pc_err_set(err, -ENODEV, "event",
+				  "probecache is being unloaded");
 	mutex_lock(&pc_lock);
 	ret = pc_probe_check_room(p, err);
-	if (ret)
-		goto out;
-	hash_add(pc_probe_hash, &p->hnode, pc_name_hash(p->name));
-	list_add_tail(&p->node, &pc_probe_list);
-	pc_nr_probes++;
-out:
+	if (!ret) {
+		hash_add(pc_probe_hash, &p->hnode, pc_name_hash(p->name));
+		list_add_tail(&p->node, &pc_probe_list);
+		pc_nr_probes++;
+	}
 	mutex_unlock(&pc_lock);
+	if (ret)
+		module_put(THIS_MODULE);
 	return ret;
 }
 
-/* Remove @p from the table; the caller disarms and puts it. */
-static void pc_probe_unlink(struct pc_probe *p)
+/*
+ * Remove @p from the table if it is still there; true if this call did, and
+ * so owns the table's reference (the caller disarms and puts it). Two dels
+ * of one probe, or a del and a clear, may both get here.
+ */
+static bool pc_probe_unlink(struct pc_probe *p)
 {
+	bool listed;
+
 	mutex_lock(&pc_lock);
-	hash_del(&p->hnode);
-	list_del(&p->node);
-	pc_nr_probes--;
+	listed = hash_hashed(&p->hnode);
+	if (listed) {
+		hash_del(&p->hnode);
+		list_del(&p->node);
+		pc_nr_probes--;
+	}
 	mutex_unlock(&pc_lock);
+	if (listed)
+		module_put(THIS_MODULE);
+	return listed;
+}
+
+/* Append @p (its reference goes with it) to @b; -ENOMEM leaves @p to the caller. */
+int pc_batch_add(struct pc_batch *b, struct pc_probe *p)
+{
+	struct pc_batch_ent *ent;
+	unsigned int max;
+
+	if (b->n == b->max) {
+		max = b->max ? 2 * b->max : 16;
+		ent = kvmalloc_array(max, sizeof(*ent), GFP_KERNEL);
+		if (!ent)
+			return -ENOMEM;
+		if (b->n)
+			memcpy(ent, b->ent, b->n * sizeof(*ent));
+		kvfree(b->ent);
+		b->ent = ent;
+		b->max = max;
+	}
+	b->ent[b->n++] = (struct pc_batch_ent){ .p = p };
+	return 0;
+}
+
+/* Put the references of @b's entries from @from on, and forget them all. */
+void pc_batch_put(struct pc_batch *b, unsigned int from)
+{
+	unsigned int i;
+
+	for (i = from; i < b->n; i++)
+		pc_probe_put(b->ent[i].p);
+	kvfree(b->ent);
+	*b = (struct pc_batch){};
 }
 
 /*
  * A verified probe, not yet listed: control.c collects the definitions of
- * a write() and publishes them with one trace event operation.
+ * a write() and publishes them with one trace event operation. It stays
+ * PC_STATE_DEFINING, which nothing arms, until its event is added.
  */
 struct pc_probe *pc_probe_prepare(const struct pc_record *rec,
 				  struct pc_err *err)
@@ -351,81 +410,55 @@ struct pc_probe *pc_probe_prepare(const struct pc_record *rec,
 		pc_probe_put(p);
 		return ERR_PTR(ret);
 	}
-	atomic_set(&p->state, PC_STATE_DEFINED);
 	return p;
 }
 
-/* Drop @batch's probes that were not published. */
-void pc_probe_put_batch(struct list_head *batch)
+/* The gate could not run (event.c): say what holds it. */
+static int pc_gate_error(int ret, struct pc_err *err)
 {
-	struct pc_probe *p, *tmp;
-
-	list_for_each_entry_safe(p, tmp, batch, op_node) {
-		list_del(&p->op_node);
-		pc_probe_put(p);
-	}
-}
-
-/* The first probe of @list whose event was not created, with @err. */
-static struct pc_probe *pc_probe_event_failed(struct list_head *list, int ret,
-					      struct pc_err *err, int *errp)
-{
-	struct pc_probe *p;
-
-	list_for_each_entry(p, list, op_node) {
-		if (!ret && !p->op_ret)
-			continue;
-		*errp = ret ?: p->op_ret;
-		pc_err_set(err, *errp, "event",
-			   "cannot create trace event %s/%s: error %d",
-			   pc_probe_group(p), pc_probe_event(p), *errp);
-		return p;
-	}
-	return NULL;
+	return pc_err_set(err, ret, "command",
+			  "probecache:probecache_ctl is held by a trigger or an eprobe; remove it");
 }
 
 /*
- * List @batch's probes in order, with their trace events, stopping at the
- * first that fails: that one and the rest stay unlisted, on @batch (for
- * pc_probe_put_batch()), it is *@failed and its error is returned, with
- * @err filled. 0 when all were published; the table holds them then.
+ * List @b's probes in order, with their trace events, stopping at the
+ * first that fails: that one and the rest stay unlisted, *@failed is its
+ * index and its error is returned, with @err filled. The table now holds
+ * the references of the entries before *@failed (all, on success); the
+ * caller puts the others (pc_batch_put(b, *failed)).
  */
-int pc_probe_publish(struct list_head *batch, struct pc_probe **failed,
+int pc_probe_publish(struct pc_batch *b, unsigned int *failed,
 		     struct pc_err *err)
 {
-	struct pc_probe *p, *tmp, *evfail;
-	LIST_HEAD(listed);
-	LIST_HEAD(ok);
-	int ret = 0;
+	unsigned int i, n, total = b->n;
+	int gate = 0, ret = 0;
 
-	*failed = NULL;
 	mutex_lock(&pc_define_lock);
-	list_for_each_entry(p, batch, op_node) {
-		ret = pc_probe_insert(p, err);
-		if (ret) {
-			*failed = p;
-			break;
-		}
+	for (n = 0; n < total && !ret; n++)
+		ret = pc_probe_insert(b->ent[n].p, err);
+	if (ret)
+		n--;
+	*failed = n;
+	i = n;
+	if (n) {
+		b->n = n;	/* the event operation sees the inserted ones */
+		gate = pc_event_register(b);
+		b->n = total;
+		for (i = 0; !gate && i < n && !b->ent[i].ret; i++)
+			atomic_set(&b->ent[i].p->state, PC_STATE_DEFINED);
 	}
-	if (*failed)
-		list_cut_before(&listed, batch, &(*failed)->op_node);
-	else
-		list_splice_init(batch, &listed);
-	evfail = pc_probe_event_failed(&listed, pc_event_register(&listed),
-				       err, &ret);
-	if (evfail) {
+	if (i < n) {
 		/* An earlier line than an insert failure: it is the one. */
-		*failed = evfail;
-		list_cut_before(&ok, &listed, &evfail->op_node);
-		list_for_each_entry(p, &listed, op_node)
-			pc_probe_unlink(p);
-		list_splice(&listed, batch);
-	} else {
-		list_splice(&listed, &ok);
+		ret = gate ? pc_gate_error(gate, err) :
+		      pc_err_set(err, b->ent[i].ret, "event",
+				 "cannot create trace event %s/%s: error %d",
+				 pc_probe_group(b->ent[i].p),
+				 pc_probe_event(b->ent[i].p), b->ent[i].ret);
+		*failed = i;
+		for (; i < n; i++)
+			pc_probe_unlink(b->ent[i].p);
 	}
 	mutex_unlock(&pc_define_lock);
-	list_for_each_entry_safe(p, tmp, &ok, op_node)
-		list_del(&p->op_node);
 	return ret;
 }
 
@@ -455,69 +488,88 @@ static void pc_probe_kill(struct pc_probe *p)
 static int pc_busy_error(struct pc_probe *p, struct pc_err *err)
 {
 	return pc_err_set(err, -EBUSY, "event",
-			  "%s is in use by ftrace or perf (%u consumers); stop tracing it first",
+			  "%s is in use by ftrace or perf (%u consumers), or an eprobe or trigger holds its event; stop tracing it first",
 			  p->name, pc_nr_consumers(p));
 }
 
 /*
- * Delete the probes of @batch (referenced, linked by op_node) whose event
- * no tracer uses; the others stay and the first of them is named in @err
- * (EBUSY). One unregister sync for the whole batch: clear of 10k probes
- * stays fast. Drops the batch's references.
+ * Delete @b's probes whose event nothing holds; the others stay and the
+ * first of them is named in @err (EBUSY). Entries another operation
+ * deleted first get -ENOENT: an error for a del, not for a @clear. One unregister sync for the whole batch:
+ * clear of 10k probes stays fast. Drops the batch's references.
  */
-static int pc_probe_del_batch(struct list_head *batch, struct pc_err *err)
+static int pc_probe_del_batch(struct pc_batch *b, bool clear,
+			      struct pc_err *err)
 {
-	struct pc_probe *p, *tmp;
+	struct pc_batch_ent *e;
+	unsigned int i;
 	int ret;
 
 	mutex_lock(&pc_define_lock);
-	ret = pc_event_unregister(batch);
-	list_for_each_entry(p, batch, op_node)
-		if (!ret && !p->op_ret)
-			pc_probe_unlink(p);
+	ret = pc_event_unregister(b);
+	for (i = 0; i < b->n; i++) {
+		e = &b->ent[i];
+		if (ret)
+			e->ret = ret;
+		else if (!e->ret && !pc_probe_unlink(e->p))
+			e->ret = -ENOENT;
+	}
 	mutex_unlock(&pc_define_lock);
 	if (ret)
-		pc_err_set(err, ret, "command", "cannot remove trace events");
-	list_for_each_entry(p, batch, op_node) {
-		if (!ret && !p->op_ret)
-			pc_probe_kill(p);
-		else if (!ret)
-			ret = pc_busy_error(p, err);
+		pc_gate_error(ret, err);
+	for (i = 0; i < b->n; i++) {
+		e = &b->ent[i];
+		if (!e->ret)
+			pc_probe_kill(e->p);
+		else if (e->ret == -EBUSY && !ret)
+			ret = pc_busy_error(e->p, err);
+		else if (e->ret == -ENOENT && !clear && !ret)
+			ret = pc_err_set(err, -ENOENT, "group",
+					 "no probe %s (deleted meanwhile)",
+					 e->p->name);
 	}
 	pc_uprobe_unregister_sync();
-	list_for_each_entry_safe(p, tmp, batch, op_node) {
-		list_del(&p->op_node);
-		if (!p->op_ret && atomic_read(&p->state) == PC_STATE_DELETED)
-			pc_probe_put(p);	/* the table's */
-		pc_probe_put(p);
-	}
+	for (i = 0; i < b->n; i++)
+		if (!b->ent[i].ret)
+			pc_probe_put(b->ent[i].p);	/* the table's */
+	pc_batch_put(b, 0);
 	return ret;
 }
 
 int pc_probe_del(const char *group, const char *event, struct pc_err *err)
 {
 	struct pc_probe *p = pc_probe_lookup(group, event, err);
-	LIST_HEAD(batch);
+	struct pc_batch b = {};
 
 	if (!p)
 		return -ENOENT;
-	list_add(&p->op_node, &batch);
-	return pc_probe_del_batch(&batch, err);
+	if (pc_batch_add(&b, p)) {
+		pc_probe_put(p);
+		return pc_err_set(err, -ENOMEM, "event", "out of memory");
+	}
+	return pc_probe_del_batch(&b, false, err);
 }
 
 /* Every probe no tracer uses; EBUSY naming one that stays. */
 int pc_probe_clear(struct pc_err *err)
 {
+	struct pc_batch b = {};
 	struct pc_probe *p;
-	LIST_HEAD(batch);
+	int ret = 0;
 
 	mutex_lock(&pc_lock);
 	list_for_each_entry(p, &pc_probe_list, node) {
+		ret = pc_batch_add(&b, p);
+		if (ret)
+			break;
 		pc_probe_get(p);
-		list_add_tail(&p->op_node, &batch);
 	}
 	mutex_unlock(&pc_lock);
-	return pc_probe_del_batch(&batch, err);
+	if (ret) {
+		pc_batch_put(&b, 0);
+		return pc_err_set(err, ret, "command", "out of memory");
+	}
+	return pc_probe_del_batch(&b, true, err);
 }
 
 int pc_probe_init(void)

@@ -11,10 +11,11 @@ pc_load() {
 	insmod "$PC_KO" "$@"
 }
 
-# pc_unload: remove the module if loaded (disarms everything).
+# pc_unload: remove the module if loaded: clear (disarms and deletes every probe; a
+# defined probe keeps the module loaded), then rmmod.
 pc_unload() {
 	[ -d "$PC_SYSFS" ] || return 0
-	rmmod probecache
+	echo clear > "$PC_SYSFS/control" && rmmod probecache
 }
 
 # pc_ctl LINE...: write command lines to control; prints last_error on failure.
@@ -36,6 +37,22 @@ wait_for() {
 		_n=$((_n - 1))
 	done
 	return 1
+}
+
+# until_deadline END CMD...: run CMD (output dropped) until `date +%s` reaches END
+until_deadline() {
+	_end=$1
+	shift
+	while [ "$(date +%s)" -lt "$_end" ]; do
+		"$@" > /dev/null 2>&1
+	done
+}
+
+# gone PID...: succeeds once none of the PIDs runs (for wait_for)
+gone() {
+	for _p in "$@"; do
+		! kill -0 "$_p" 2> /dev/null || return 1
+	done
 }
 
 # pc_arm_line RECORD: define the probe RECORD ("p:GROUP/EVENT BUILD-ID /path:0xOFF ...")

@@ -26,14 +26,16 @@
  * Commands written to control:
  *
  *   add RECORD            define: verify, create trace event GROUP/EVENT; nothing armed
- *   del GROUP:EVENT       EBUSY while ftrace or perf uses the event
+ *   del GROUP:EVENT       EBUSY while ftrace, perf, an eprobe or a trigger holds the event
  *   count GROUP:EVENT     start the module's hit counter (a consumer: arms)
  *   nocount GROUP:EVENT   stop it (disarms if it was the last consumer)
  *   clear                 del of every probe; EBUSY naming one in use
  *
  * A probe is armed (uprobe registered, writes to its file denied) exactly
  * while it has a consumer: its event enabled in ftrace, a perf event on it,
- * or the counter. See Documentation/ABI/testing/sysfs-kernel-probecache.
+ * or the counter. perf opens need CAP_PERFMON or CAP_SYS_ADMIN (EACCES).
+ * A defined probe keeps the module loaded (rmmod EBUSY until clear).
+ * See Documentation/ABI/testing/sysfs-kernel-probecache.
  *
  * RECORD, deliberately close to ftrace's uprobe_events:
  *
@@ -101,9 +103,12 @@
  *    @+FILEOFF outside the required PT_LOAD, ESRCH no such pid, EEXIST
  *    GROUP:EVENT exists (ours, or a trace event of uprobe_events, kprobe_events
  *    or a module), ENOSPC max_probes reached, EAGAIN file changed while being
- *    verified; del/count/nocount of an unknown probe: ENOENT; del of a probe
- *    ftrace or perf uses: EBUSY; count of a probe whose file changed since
- *    add: ESTALE.
+ *    verified; del/count/nocount of an unknown probe (or one another writer
+ *    deleted meanwhile): ENOENT; count of a probe whose add is still being
+ *    published: ENOENT; del of a probe anything holds: EBUSY; any operation
+ *    while a trigger or eprobe holds probecache:probecache_ctl: EBUSY;
+ *    add while the module is being unloaded: ENODEV; count of a probe whose
+ *    file changed since add: ESTALE.
  */
 #ifndef _UAPI_LINUX_PROBECACHE_H
 #define _UAPI_LINUX_PROBECACHE_H

@@ -1,7 +1,7 @@
 #!/bin/sh
-# probecache.ko: rmmod while four threads hit an entry and a return probe
-# (ftrace on them first: then rmmod is refused); the program must finish
-# with every result right.
+# probecache.ko: clear and rmmod while four threads hit an entry and a return
+# probe (ftrace on them first: then both are refused; a defined probe alone
+# refuses rmmod); the program must finish with every result right.
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
 kenv pc_storm
@@ -18,7 +18,8 @@ check "storm is hitting" test "$(kget storm:fn hits)" -gt 100
 tcheck "traced by ftrace" grep -q ' fn: (0x' $TR/trace
 tcheck "rmmod refused while ftrace has its events enabled" sh -c "! rmmod probecache 2> /dev/null"
 trace_off
-check "rmmod under the hit storm" rmmod probecache
+check "rmmod refused while probes are defined" sh -c "! rmmod probecache 2> /dev/null"
+check "clear and rmmod under the hit storm" pc_unload
 check "module gone" test ! -d $PC_SYSFS
 wait $storm
 rc=$?

@@ -22,22 +22,6 @@ DUR=${PC_LIFECYCLE_SECONDS:-4}
 
 check "insmod" pc_load
 
-# until_deadline END CMD...: run CMD (output dropped) until `date +%s` reaches END
-until_deadline() {
-	_end=$1
-	shift
-	while [ "$(date +%s)" -lt "$_end" ]; do
-		"$@" > /dev/null 2>&1
-	done
-}
-
-# gone PID...: succeeds once none of the PIDs runs
-gone() {
-	for _p in "$@"; do
-		! kill -0 "$_p" 2> /dev/null || return 1
-	done
-}
-
 burst() {
 	_l=""
 	for _i in $(seq 40); do
