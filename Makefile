@@ -4,6 +4,7 @@
 #   make check-vm KERNEL=6.1|6.12|debug      one kernel's VM suite
 #   make demo             setup if needed, build, boot the VM, resolve/arm/fire real SDT probes
 #   make bench            benchmarks (printed, not asserted)
+#   make stress MINUTES=N the randomized lifecycle test for N minutes (KERNEL=, SEED=)
 #   make deb              probecache-dkms + probecache-tools .debs into build/deb/
 
 # The running kernel's headers if present, else the project's default test kernel.
@@ -56,6 +57,12 @@ check-vm: user fixtures
 check-kasan: user fixtures
 	tests/run-all.sh kasan
 
+# make stress MINUTES=N [KERNEL=debug] [SEED=S]: the randomized lifecycle test
+# (tests/vm/t/22-kmod-stress.sh) for N minutes in one VM; it prints its seed.
+stress: user fixtures
+	PC_STRESS_SECONDS=$$(($(MINUTES) * 60)) PC_STRESS_SEED=$(SEED) \
+		VM_TESTS='22*' tests/run-all.sh vm:$(KERNEL)
+
 # make fuzz-long MINUTES=N: every fuzzer N minutes, new coverage merged into the seeds.
 fuzz-long:
 	$(MAKE) -C tests/fuzz fuzz-long MINUTES=$(MINUTES)
@@ -91,4 +98,4 @@ clean:
 -include mk/install.mk
 
 .PHONY: all module user fixtures setup check check-unit check-vm check-kasan debug-kernel \
-	demo bench deb clean ensure-setup
+	demo bench deb clean ensure-setup stress

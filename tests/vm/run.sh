@@ -60,6 +60,9 @@ workload_env() {
 	*)	echo "PC_MANY=10000 PC_RACE_ROUNDS=25" ;;
 	esac
 	echo "PC_KERNEL=$1"
+	# 22-kmod-stress: its length and seed (make stress MINUTES=N SEED=S).
+	echo "PC_STRESS_SECONDS=${PC_STRESS_SECONDS:-60}"
+	[ -z "${PC_STRESS_SEED:-}" ] || echo "PC_STRESS_SEED=$PC_STRESS_SEED"
 	# Scripts missing something they need fail under CI=true instead of skipping.
 	echo "PC_CI=${CI:-}"
 }
@@ -88,6 +91,8 @@ write_budgets() { # DEST: the budget table /init reads
 	{
 		echo "#ref $REF_CS"
 		sed 's/#.*//' "$vm/budgets" | awk 'NF == 2'
+		# A longer stress run (make stress) gets its length plus the budget's 60 s.
+		[ -z "${PC_STRESS_SECONDS:-}" ] || echo "22-kmod-stress.sh $((PC_STRESS_SECONDS + 60))"
 	} > "$1"
 }
 

@@ -1,0 +1,203 @@
+#!/bin/sh
+# The randomized lifecycle test (issue 26): for PC_STRESS_SECONDS (60 in make check;
+# make stress MINUTES=N) seeded workers interleave control writers (4: valid and
+# invalid add, add bursts, del, clear, count, nocount), perf (stat -a, record on a
+# command, record -p), ftrace enables in the global buffer and in instances made and
+# removed, an eprobe and a hist trigger on random events, a BPF tracepoint program,
+# rewrites, touch, rename-over and overlayfs copy-up of the probed files, processes
+# hitting the probes, and rmmod attempts (reloading when one succeeds). Then: the
+# module answers, clear empties the listing, no file is left write-denied, a fresh
+# process has the original instruction byte, and the harness checks the kernel log.
+# The seed is printed; PC_STRESS_SEED=N replays each worker's sequence of operations
+# (their timing, and so the interleaving, differs run to run).
+. /pc/lib.sh
+. /pc/fixtures/pc_kmod.sh
+kenv pc_sdt
+S=$PCF/pc_sdt
+B=$pc_sdt_BUILD_ID
+SECS=${PC_STRESS_SECONDS:-60}
+SEED=${PC_STRESS_SEED:-$(($(date +%s) % 1000000))}
+D=/tmp/rs
+NF=4	# probed files: copies of pc_sdt (one build-id), f3 through an overlay
+NE=8	# event names rs/e0..e7, event K on file K % NF
+mkdir -p $D/lower $D/upper $D/work $D/ov
+for i in 0 1 2; do cp $S $D/f$i; done
+cp $S $D/lower/f3
+if mount -t overlay overlay -o lowerdir=$D/lower,upperdir=$D/upper,workdir=$D/work $D/ov 2> /dev/null; then
+	F3=$D/ov/f3
+else
+	cp $S $D/f3
+	F3=$D/f3
+fi
+diag "seed $SEED, $SECS s, f3: $F3"
+orig=0x$(od -A n -t x1 -j $((pc_sdt_OFF_pc_add)) -N 1 $S | tr -d ' ')
+
+check "insmod" pc_load
+
+# file K: the path of probed file K
+file() {
+	if [ "$1" = 3 ]; then echo "$F3"; else echo "$D/f$1"; fi
+}
+
+# rnd N: the next number of this worker's generator (state in r), 0..N-1, in $v
+rnd() {
+	r=$(((r * 1103515245 + 12345) % 2147483648))
+	v=$((r / 65536 % $1))
+}
+
+# op NAME CMD...: run CMD, log NAME and its outcome for the summary
+op() {
+	_n=$1
+	shift
+	if "$@" > /dev/null 2>&1; then
+		echo "$_n ok" >> "$D/ops.$W"
+	else
+		echo "$_n fail" >> "$D/ops.$W"
+	fi
+}
+
+# rec K: a valid record for event K (odd K: the SDT site with its semaphore)
+rec() {
+	_f=$(file $(($1 % NF)))
+	if [ $(($1 % 2)) = 1 ]; then
+		echo "p:rs/e$1 $B $_f:$pc_sdt_SDT_tick($pc_sdt_SEM_tick) $pc_sdt_SDTARGS_tick"
+	else
+		echo "p:rs/e$1 $B $_f:$pc_sdt_OFF_pc_add a=%di:s32"
+	fi
+}
+
+writer() {
+	while [ "$(date +%s)" -lt "$END" ]; do
+		rnd $NE
+		e=$v
+		rnd 10
+		case $v in
+		0|1) op add kctl "add $(rec $e)" ;;
+		2) rnd 3
+		   case $v in
+		   0) op add-bad kctl "add p:rs/e$e 00$B $(file 0):$pc_sdt_OFF_pc_add" ;;
+		   1) op add-bad kctl "add p:rs/e$e $B $(file 0):0x7fffffff" ;;
+		   *) op add-bad kctl "add p:rs/e$e $B" ;;
+		   esac ;;
+		3) op burst kctl "add $(rec 0)" "add $(rec 1)" "add $(rec 2)" "add $(rec 3)" ;;
+		4|5) op del kctl "del rs:e$e" ;;
+		6) op clear kctl clear ;;
+		7|8) op count kctl "count rs:e$e" ;;
+		*) op nocount kctl "nocount rs:e$e" ;;
+		esac
+	done
+}
+
+tracer() {
+	n=0
+	while [ "$(date +%s)" -lt "$END" ]; do
+		rnd $NE
+		e=$v
+		ev=$TR/events/rs/e$e
+		rnd 9
+		case $v in
+		0) op perf-stat-a perf stat -a -e rs:e$e -o /dev/null -- sleep 0.3 ;;
+		1) op perf-record perf record -q -e rs:e$e -o $D/rec.data -- $(file $((e % NF))) loop 20 ;;
+		2) $(file $((e % NF))) loop 1000000 > /dev/null 2>&1 &
+		   hp=$!
+		   op perf-record-p perf record -q -p $hp -e rs:e$e -o $D/recp.data -- sleep 0.3
+		   kill $hp 2> /dev/null
+		   wait $hp 2> /dev/null ;;
+		3) op ftrace-on sh -c "echo 1 > $ev/enable"
+		   sleep 0.2
+		   op ftrace-off sh -c "echo 0 > $ev/enable" ;;
+		4) n=$((n + 1))
+		   op instance sh -c "mkdir $TR/instances/rs$n && echo 1 > $TR/instances/rs$n/events/rs/e$e/enable"
+		   sleep 0.2
+		   op instance-rm rmdir $TR/instances/rs$n ;;
+		5) op eprobe sh -c "echo 'e:rsep/ep rs/e$e' >> $TR/dynamic_events"
+		   sleep 0.3
+		   op eprobe-rm sh -c "echo '-:rsep/ep' >> $TR/dynamic_events" ;;
+		6) op hist sh -c "echo 'hist:keys=common_pid' > $ev/trigger"
+		   sleep 0.3
+		   op hist-rm sh -c "echo '!hist:keys=common_pid' > $ev/trigger" ;;
+		7) op bpf $PCF/pc_bpfcount -o /dev/null rs:e$e common_pid -t 1 ;;
+		*) op unmodified true ;;
+		esac
+	done
+}
+
+files() {
+	while [ "$(date +%s)" -lt "$END" ]; do
+		rnd $NF
+		f=$(file $v)
+		rnd 5
+		case $v in
+		0) op rewrite sh -c "printf '' >> $f" ;;
+		1) op touch touch "$f" ;;
+		2) op rename-over sh -c "cp $S $f.new && mv $f.new $f" ;;
+		3) op copy-up chmod 755 "$F3" ;;
+		*) op grow sh -c "echo >> $f" ;;
+		esac
+		sleep 0.3
+	done
+}
+
+hitter() {
+	while [ "$(date +%s)" -lt "$END" ]; do
+		rnd $NF
+		op hit "$(file $v)" loop 50
+	done
+}
+
+unloader() {
+	while [ "$(date +%s)" -lt "$END" ]; do
+		sleep 1
+		if rmmod probecache 2> /dev/null; then
+			echo "rmmod ok" >> "$D/ops.$W"
+			op insmod pc_load
+		else
+			echo "rmmod refused" >> "$D/ops.$W"
+		fi
+	done
+}
+
+END=$(($(date +%s) + SECS))
+pids=""
+k=0
+for W in w1 w2 w3 w4 tracer files hitter unloader; do
+	k=$((k + 1))
+	r=$((SEED * 16 + k))
+	case $W in
+	w*) writer & ;;
+	*) $W & ;;
+	esac
+	pids="$pids $!"
+done
+# shellcheck disable=SC2086
+check "the workers finish ($SECS s)" wait_for $((SECS + 120)) gone $pids
+sed -n 's/^\([a-z-]*\) \(.*\)/\1:\2/p' $D/ops.* | sort | uniq -c |
+	awk '{ printf "%s=%s ", $2, $1 } END { print "" }' | fold -w 100 | sed 's/^/operations: /' |
+	while read -r l; do diag "$l"; done
+
+# Undo what the tracer may have left on when the clock stopped.
+echo '-:rsep/ep' >> $TR/dynamic_events 2> /dev/null
+for t in $TR/events/rs/*/trigger; do
+	[ -f "$t" ] && echo '!hist:keys=common_pid' > "$t" 2> /dev/null
+done
+[ -d $TR/events/rs ] && echo 0 > $TR/events/rs/enable
+rmdir $TR/instances/rs* 2> /dev/null
+check "the module is loaded or loads" pc_load
+check "clear" kctl clear
+check_eq "listing empty, nothing armed" "0 0 " "$(cat $PC_SYSFS/nr_probes) $(cat $PC_SYSFS/nr_armed) $(cat $PC_LIST)"
+for i in 0 1 2 3; do
+	check "$(file $i): writable again (no write denial left)" sh -c ": >> $(file $i)"
+done
+cp $S $D/fresh
+mkfifo $D/w
+$D/fresh semwatch < $D/w > $D/w.out &
+wp=$!
+exec 3> $D/w
+echo >&3
+wait_for 10 lines_ge $D/w.out 1
+check_eq "a fresh process: the original instruction byte" "$orig" "$($PCF/pc_peek $wp $D/fresh $pc_sdt_OFF_pc_add)"
+exec 3>&-
+wait $wp
+umount $D/ov 2> /dev/null
+check "rmmod" pc_unload
+tap_done
