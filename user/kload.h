@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Loading and unloading probecache.ko (libkmod), shared by load/unload/preload/trace. */
+/* Loading probecache.ko (libkmod), shared by load, preload and trace. */
 #ifndef _PC_KLOAD_H
 #define _PC_KLOAD_H
 
 #include <stdbool.h>
+
+#define PC_MODNAME	"probecache"	/* the module's name, for libkmod */
 
 /* Is the module's control file present under pc_sysfs_dir()? */
 bool pc_module_loaded(void);
