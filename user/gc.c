@@ -13,46 +13,6 @@
 #include "pattern.h"
 #include "pc.h"
 
-static int add_stale(struct pc_stale **out, size_t *n, struct pc_binary *b, const char *path,
-		     enum pc_file_state st, const char *now)
-{
-	struct pc_stale *s = realloc(*out, (*n + 1) * sizeof(*s));
-
-	if (!s)
-		return -ENOMEM;
-	*out = s;
-	s = &s[(*n)++];
-	memset(s, 0, sizeof(*s));
-	s->b = b;
-	s->path = path;
-	s->st = st;
-	snprintf(s->now, sizeof(s->now), "%s", now);
-	return 0;
-}
-
-int pc_stale_find(const struct pc_snapshot *s, struct pc_stale **out, size_t *n)
-{
-	char now[41];
-	int ret = 0;
-
-	*out = NULL;
-	*n = 0;
-	for (size_t i = 0; !ret && i < s->n; i++) {
-		struct pc_binary *b = s->b[i];
-		size_t first = *n;
-
-		for (size_t j = 0; !ret && j < b->npaths; j++) {
-			enum pc_file_state st = pc_file_check(b->paths[j], b->build_id, now);
-
-			if (st == PC_FILE_MISSING || st == PC_FILE_OTHER)
-				ret = add_stale(out, n, b, b->paths[j], st, now);
-		}
-		for (size_t j = first; !ret && j < *n; j++)
-			(*out)[j].whole = *n - first == b->npaths;
-	}
-	return ret;
-}
-
 static void say(const struct pc_stale *st, bool dry)
 {
 	char why[80];
