@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "armed.h"
-#include "export.h"
+#include "archive.h"
 #include "record.h"
 
 #define MAX_FIELDS	12

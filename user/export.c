@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "cache.h"
-#include "export.h"
+#include "archive.h"
 #include "pattern.h"
 #include "pc.h"
 

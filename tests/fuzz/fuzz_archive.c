@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../user/export.h"
+#include "../../user/archive.h"
 #include "../../user/pc.h"
 
 int pc_verbose;

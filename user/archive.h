@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The export/import archive (format: comment at the top of export.c). */
-#ifndef _PC_EXPORT_H
-#define _PC_EXPORT_H
+/* The export/import archive, parsed by archive.c (format: comment at the top of export.c). */
+#ifndef _PC_ARCHIVE_H
+#define _PC_ARCHIVE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,4 +26,4 @@ struct pc_archive {
 int pc_archive_parse(const char *buf, size_t len, struct pc_archive *ar, char *err, size_t errlen);
 void pc_archive_free(struct pc_archive *ar);
 
-#endif /* _PC_EXPORT_H */
+#endif /* _PC_ARCHIVE_H */
