@@ -22,6 +22,7 @@
 
 #include "arm.h"
 #include "armed.h"
+#include "builtin.h"
 #include "cache.h"
 #include "dwarf.h"
 #include "pc.h"

@@ -30,6 +30,7 @@
 
 #include "arm.h"
 #include "armed.h"
+#include "builtin.h"
 #include "cache_select.h"
 #include "kload.h"
 #include "pattern.h"

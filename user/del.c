@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
+#include "builtin.h"
 #include "pattern.h"
 #include "pc.h"
 

@@ -28,8 +28,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cache.h"
 #include "archive.h"
+#include "builtin.h"
+#include "cache.h"
 #include "pattern.h"
 #include "pc.h"
 

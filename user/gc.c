@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtin.h"
 #include "debuginfo.h"
 #include "pattern.h"
 #include "pc.h"

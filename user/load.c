@@ -8,6 +8,7 @@
 #include <libkmod.h>
 
 #include "arm.h"
+#include "builtin.h"
 #include "kload.h"
 #include "pc.h"
 

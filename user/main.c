@@ -7,6 +7,7 @@
 
 #include <linux/probecache.h>
 
+#include "builtin.h"
 #include "cache.h"
 #include "pc.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* probecache-resolve: command table and helpers shared by all commands. */
+/* probecache-resolve: helpers shared by the commands (cmd/builtin.h) and the libraries. */
 #ifndef _PC_H
 #define _PC_H
 
@@ -9,25 +9,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-/*
- * Every command is int fn(int argc, char **argv) with argv[0] the command
- * name, parsed with getopt_long. It returns 0 or -errno (or a positive
- * PC_EXIT_* for documented partial outcomes); only main() maps that to an
- * exit status.
- */
-struct pc_cmd {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *usage;	/* one line: "scan [-r] PATH..." */
-	const char *help;	/* one-line description */
-};
-
-/* Exit codes (documented in probecache-resolve(1)). */
-#define PC_EXIT_OK		0
-#define PC_EXIT_ERROR		1	/* the command failed */
-#define PC_EXIT_USAGE		2	/* bad command line */
-#define PC_EXIT_PARTIAL		3	/* some items done, some skipped (stale/missing) */
-
 extern int pc_verbose;
 extern const char *pc_prog;
 
@@ -35,9 +16,6 @@ extern const char *pc_prog;
 void pc_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pc_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));	/* only with -v */
-
-/* Print "usage: probecache-resolve USAGE" for @cmd to stderr, return -EINVAL. */
-int pc_usage(const char *cmd);
 
 /*
  * Reading files the user or the cache directory names: a FIFO, a device or a
@@ -113,23 +91,5 @@ struct pc_insn {
  */
 int pc_insn_boundary(uint16_t machine, bool is64, const uint8_t *code, size_t len,
 		     uint64_t entry, uint64_t addr, struct pc_insn *at);
-
-/* Commands. */
-int cmd_scan(int argc, char **argv);
-int cmd_list(int argc, char **argv);
-int cmd_del(int argc, char **argv);
-int cmd_clear(int argc, char **argv);
-int cmd_arm(int argc, char **argv);
-int cmd_define(int argc, char **argv);
-int cmd_disarm(int argc, char **argv);
-int cmd_status(int argc, char **argv);
-int cmd_gc(int argc, char **argv);
-int cmd_add(int argc, char **argv);
-int cmd_load(int argc, char **argv);
-int cmd_unload(int argc, char **argv);
-int cmd_preload(int argc, char **argv);
-int cmd_trace(int argc, char **argv);
-int cmd_export(int argc, char **argv);
-int cmd_import(int argc, char **argv);
 
 #endif /* _PC_H */

@@ -29,6 +29,7 @@
 #include <linux/probecache.h>
 
 #include "arm.h"
+#include "builtin.h"
 #include "kload.h"
 #include "pattern.h"
 #include "pc.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Checks a control line with the module's own parser (kmod/record.c) before
- * it is printed or sent. Kept apart from pc.h, whose struct pc_cmd shares the
+ * it is printed or sent. Kept apart from builtin.h, whose struct pc_cmd shares the
  * tag namespace with record.h's enum pc_cmd.
  */
 #include <stdio.h>

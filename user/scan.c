@@ -27,6 +27,7 @@
 #include <linux/probecache.h>
 
 #include "arm.h"
+#include "builtin.h"
 #include "cache.h"
 #include "canon.h"
 #include "pc.h"

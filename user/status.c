@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "armed.h"
+#include "builtin.h"
 #include "kload.h"
 #include "pattern.h"
 #include "pc.h"

@@ -28,6 +28,7 @@
 
 #include "arm.h"
 #include "armed.h"
+#include "builtin.h"
 #include "kload.h"
 #include "pattern.h"
 #include "pc.h"
