@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Read the GNU build-id and the SDT notes of an ELF file with libelf and
- * translate every note into file offsets and fetch args (user/sdt.h).
+ * translate every note into file offsets and fetch args (user/lib/sdt.h).
  * libelf only finds the bytes; their meaning is decoded by the pure,
  * fuzzed parsers in sdtnote.c and argspec.c.
  */

@@ -16,7 +16,7 @@
  * and 6.12); on older kernels it names them EVENT, EVENT_1, EVENT_2, ...
  * in the order of its strlist, i.e. its synthesized "p:..." lines sorted
  * with strcmp. probecache needs one GROUP:EVENT per location, so the cache
- * (user/scan.c) names them EVENT, EVENT_1, EVENT_2, ... in note order, and
+ * (user/cmd/scan.c) names them EVENT, EVENT_1, EVENT_2, ... in note order, and
  * tests/sdt/run.sh maps EVENT_n back to EVENT when comparing with perf -D.
  *
  * rec_args and uprobe_args hold "arg1=... arg2=..." without a leading blank.
