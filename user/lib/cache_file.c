@@ -47,23 +47,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/probecache.h>
 
-#include "cache.h"
-#include "cache_index.h"
+#include "cache_file.h"
 #include "pc.h"
 
-#define PC_CACHE_MAGIC		"probecache-cache"
-#define PC_CACHE_VERSION	1
-#define PC_CACHE_SUFFIX		".probes"
-
 static char *cache_dir;
-static int lock_fd = -1;
-static unsigned int lock_depth;
 
 const char *pc_cache_dir(void)
 {
@@ -94,7 +86,7 @@ bool pc_build_id_valid(const char *id)
 	return true;
 }
 
-static int cache_path(const char *build_id, char *buf, size_t size)
+int pc_cache_path(const char *build_id, char *buf, size_t size)
 {
 	int n;
 
@@ -105,7 +97,7 @@ static int cache_path(const char *build_id, char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-static int mkdir_p(const char *dir)
+int pc_mkdir_p(const char *dir)
 {
 	char tmp[PATH_MAX];
 	char *p;
@@ -123,70 +115,6 @@ static int mkdir_p(const char *dir)
 	if (mkdir(tmp, 0755) && errno != EEXIST)
 		return -errno;
 	return 0;
-}
-
-int pc_cache_lock(void)
-{
-	char path[PATH_MAX];
-	int ret;
-
-	if (lock_depth++)
-		return 0;
-	ret = mkdir_p(pc_cache_dir());
-	if (ret) {
-		pc_err("%s: cannot create cache directory: %s", pc_cache_dir(), strerror(-ret));
-		goto fail;
-	}
-	snprintf(path, sizeof(path), "%s/.lock", pc_cache_dir());
-	lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lock_fd < 0) {
-		ret = -errno;
-		pc_err("%s: %s", path, strerror(errno));
-		goto fail;
-	}
-	while (flock(lock_fd, LOCK_EX)) {
-		if (errno == EINTR)
-			continue;
-		ret = -errno;
-		pc_err("%s: flock: %s", path, strerror(errno));
-		close(lock_fd);
-		lock_fd = -1;
-		goto fail;
-	}
-	return 0;
-fail:
-	lock_depth--;
-	return ret;
-}
-
-int pc_cache_trylock_quiet(void)
-{
-	char path[PATH_MAX];
-
-	if (lock_depth) {
-		lock_depth++;
-		return 0;
-	}
-	snprintf(path, sizeof(path), "%s/.lock", pc_cache_dir());
-	lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (lock_fd < 0)
-		return -errno;
-	if (flock(lock_fd, LOCK_EX | LOCK_NB)) {
-		close(lock_fd);
-		lock_fd = -1;
-		return -EAGAIN;
-	}
-	lock_depth = 1;
-	return 0;
-}
-
-void pc_cache_unlock(void)
-{
-	if (!lock_depth || --lock_depth)
-		return;
-	pc_index_session_end();	/* still under the lock */
-	close(lock_fd);	/* drops the flock */
-	lock_fd = -1;
 }
 
 /* ---- binaries and entries in memory ---- */
@@ -280,9 +208,6 @@ void pc_binary_free(struct pc_binary *b)
 
 /* ---- parsing ---- */
 
-#define PC_CACHE_LINE_MAX	65536u		/* far above any path or 16-arg list */
-#define PC_CACHE_FILE_MAX	(64u << 20)	/* 65536 notes of ~200 bytes, with room */
-
 /*
  * Strict parsing refuses a file at its first bad line. Salvage parsing (a
  * writer about to replace a corrupt file) keeps every path and entry that
@@ -316,7 +241,7 @@ static int corrupt_fatal(struct parse_ctx *p, const char *why)
 	return corrupt(p, why);
 }
 
-static bool name_ok(const char *s)
+bool pc_cache_name_ok(const char *s)
 {
 	size_t n = strlen(s);
 
@@ -352,7 +277,7 @@ static int parse_probe(struct parse_ctx *p, char *val)
 		return corrupt(p, "'probe' needs KIND GROUP EVENT p|r OFFSET REFCTR");
 	if (strcmp(kind, "sdt") && strcmp(kind, "named"))
 		return corrupt(p, "probe kind is neither sdt nor named");
-	if (!name_ok(group) || !name_ok(event))
+	if (!pc_cache_name_ok(group) || !pc_cache_name_ok(event))
 		return corrupt(p, "bad probe group or event name");
 	if (strcmp(pr, "p") && strcmp(pr, "r"))
 		return corrupt(p, "probe type is neither p nor r");
@@ -601,7 +526,7 @@ int pc_cache_load(const char *build_id, struct pc_binary **out)
 {
 	char file[PATH_MAX];
 	struct parse_ctx p = { .file = file };
-	int ret = cache_path(build_id, file, sizeof(file));
+	int ret = pc_cache_path(build_id, file, sizeof(file));
 
 	if (!ret)
 		ret = load_file(&p, build_id, out);
@@ -670,7 +595,7 @@ int pc_cache_load_update(const char *build_id, struct pc_binary **out)
 {
 	char file[PATH_MAX];
 	struct parse_ctx p = { .file = file };
-	int ret = cache_path(build_id, file, sizeof(file));
+	int ret = pc_cache_path(build_id, file, sizeof(file));
 
 	if (!ret)
 		ret = load_file(&p, build_id, out);
@@ -681,253 +606,6 @@ int pc_cache_load_update(const char *build_id, struct pc_binary **out)
 	if (!ret || ret == -ENOMEM || ret == -EINVAL)
 		return ret;
 	return salvage(&p, build_id, ret, out);
-}
-
-/* ---- writing ---- */
-
-/* What the reader takes back: no newline, and short enough with its keyword. */
-static bool one_line(const char *s)
-{
-	return !s || (!strchr(s, '\n') && strlen(s) < PC_CACHE_LINE_MAX - 16);
-}
-
-static int check_binary(const struct pc_binary *b)
-{
-	if (!pc_build_id_valid(b->build_id) || !b->npaths)
-		return -EINVAL;
-	for (size_t i = 0; i < b->npaths; i++)
-		if (b->paths[i][0] != '/' || !one_line(b->paths[i]))
-			return -EINVAL;
-	for (size_t i = 0; i < b->nentries; i++) {
-		const struct pc_entry *e = &b->entries[i];
-
-		if (!e->group || !e->event || !name_ok(e->group) || !name_ok(e->event) ||
-		    !e->spec || !one_line(e->spec) || !one_line(e->args) ||
-		    !one_line(e->uprobe_args) || !one_line(e->debuginfo))
-			return -EINVAL;
-	}
-	return 0;
-}
-
-static void write_binary(FILE *f, const struct pc_binary *b)
-{
-	fprintf(f, "%s %d\nbuild-id %s\n", PC_CACHE_MAGIC, PC_CACHE_VERSION, b->build_id);
-	for (size_t i = 0; i < b->npaths; i++)
-		fprintf(f, "path %s\n", b->paths[i]);
-	for (size_t i = 0; i < b->nentries; i++) {
-		const struct pc_entry *e = &b->entries[i];
-
-		fprintf(f, "probe %s %s %s %c 0x%" PRIx64 " 0x%" PRIx64 "\n",
-			e->kind == PC_ENTRY_SDT ? "sdt" : "named", e->group, e->event,
-			e->retprobe ? 'r' : 'p', e->offset, e->ref_ctr);
-		fprintf(f, "spec %s\nargs %s\nuprobe %s\n", e->spec, e->args ? e->args : "",
-			e->uprobe_args ? e->uprobe_args : "");
-		if (e->debuginfo)
-			fprintf(f, "debuginfo %s\n", e->debuginfo);
-		fputs("end\n", f);
-	}
-}
-
-/* fsync @dir itself or, with @whole_fs, syncfs its file system (all temp files at once). */
-static int sync_dir(const char *dir, bool whole_fs)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (whole_fs ? syncfs(fd) : fsync(fd))
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static int fsync_dir(const char *dir)
-{
-	return sync_dir(dir, false);
-}
-
-/* Writes @b to a new temp file in @dir, named in @tmp; with @sync also to disk. */
-static int write_temp(const char *dir, const struct pc_binary *b, bool sync, char *tmp,
-		      size_t len)
-{
-	FILE *f;
-	int fd, ret = 0;
-
-	snprintf(tmp, len, "%s/.tmp.XXXXXX", dir);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		ret = -errno;
-		close(fd);
-		unlink(tmp);
-		return ret;
-	}
-	write_binary(f, b);
-	if (fflush(f) || fchmod(fd, 0644) || (sync && fsync(fd)))
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
-}
-
-/* Writes @b to a temp file next to @file, then renames it into place. */
-static int replace_file(const char *file, const char *dir, const struct pc_binary *b)
-{
-	char tmp[PATH_MAX + 16];
-	int ret = write_temp(dir, b, true, tmp, sizeof(tmp));
-
-	if (ret)
-		return ret;
-	if (rename(tmp, file))
-		ret = -errno;
-	if (!ret)
-		ret = fsync_dir(dir);
-	if (ret)
-		unlink(tmp);
-	return ret;
-}
-
-int pc_cache_store(const struct pc_binary *b)
-{
-	char file[PATH_MAX], dir[PATH_MAX];
-	int ret;
-
-	if (check_binary(b)) {
-		pc_err("%s: refusing to cache an invalid entry (bad name, path or newline)",
-		       b->build_id);
-		return -EINVAL;
-	}
-	ret = cache_path(b->build_id, file, sizeof(file));
-	if (ret)
-		return ret;
-	snprintf(dir, sizeof(dir), "%s/%.2s", pc_cache_dir(), b->build_id);
-	ret = pc_cache_lock();
-	if (ret)
-		return ret;
-	ret = pc_index_touch(b->build_id, b);
-	if (!ret)
-		ret = mkdir_p(dir);
-	if (!ret)
-		ret = replace_file(file, dir, b);
-	if (ret)	/* the file is not what the index was told */
-		pc_index_redo();
-	pc_cache_unlock();
-	if (ret)
-		pc_err("%s: cannot write cache file: %s", file, strerror(-ret));
-	return ret;
-}
-
-/* One binary of pc_cache_store_many(): its file and the temp file that replaces it. */
-struct pending {
-	char file[PATH_MAX];
-	char tmp[PATH_MAX + 16];
-	bool written;
-};
-
-static int stage(const struct pc_binary *b, struct pending *p)
-{
-	char dir[PATH_MAX];
-	int ret;
-
-	if (check_binary(b)) {
-		pc_err("%s: refusing to cache an invalid entry (bad name, path or newline)",
-		       b->build_id);
-		return -EINVAL;
-	}
-	ret = cache_path(b->build_id, p->file, sizeof(p->file));
-	snprintf(dir, sizeof(dir), "%s/%.2s", pc_cache_dir(), b->build_id);
-	if (!ret)
-		ret = mkdir_p(dir);
-	if (!ret)
-		ret = write_temp(dir, b, false, p->tmp, sizeof(p->tmp));
-	if (ret)
-		pc_err("%s: cannot write cache file: %s", p->file, strerror(-ret));
-	p->written = !ret;
-	return ret;
-}
-
-/* Each bucket directory once, after all renames into it. */
-static int sync_buckets(struct pc_binary *const *b, size_t n)
-{
-	bool seen[256] = { 0 };
-	char dir[PATH_MAX];
-	int ret = 0;
-
-	for (size_t i = 0; i < n && !ret; i++) {
-		unsigned int k = strtoul((char[3]){ b[i]->build_id[0], b[i]->build_id[1], 0 },
-					 NULL, 16) & 0xff;
-
-		if (seen[k])
-			continue;
-		seen[k] = true;
-		snprintf(dir, sizeof(dir), "%s/%.2s", pc_cache_dir(), b[i]->build_id);
-		ret = fsync_dir(dir);
-	}
-	return ret;
-}
-
-int pc_cache_store_many(struct pc_binary *const *b, size_t n, size_t *stored)
-{
-	struct pending *p = calloc(n ? n : 1, sizeof(*p));
-	int ret = p ? pc_cache_lock() : -ENOMEM;
-
-	*stored = 0;
-	if (ret) {
-		free(p);
-		return ret;
-	}
-	for (size_t i = 0; !ret && i < n; i++)
-		ret = pc_index_touch(b[i]->build_id, b[i]);
-	for (size_t i = 0; !ret && i < n; i++)
-		ret = stage(b[i], &p[i]);
-	if (!ret)	/* the data of every temp file at once, not an fsync per file */
-		ret = sync_dir(pc_cache_dir(), true);
-	for (size_t i = 0; !ret && i < n; i++) {
-		if (rename(p[i].tmp, p[i].file)) {
-			ret = -errno;
-			pc_err("%s: cannot replace cache file: %s", p[i].file, strerror(-ret));
-		}
-		p[i].written = !!ret;	/* renamed: nothing left to clean up */
-		*stored += !ret;
-	}
-	if (!ret)
-		ret = sync_buckets(b, n);
-	if (ret)	/* some files are not what the index was told */
-		pc_index_redo();
-	for (size_t i = 0; i < n; i++)
-		if (p[i].written)
-			unlink(p[i].tmp);
-	pc_cache_unlock();
-	free(p);
-	return ret;
-}
-
-int pc_cache_remove(const char *build_id)
-{
-	char file[PATH_MAX], dir[PATH_MAX];
-	int ret = cache_path(build_id, file, sizeof(file));
-
-	if (ret)
-		return ret;
-	snprintf(dir, sizeof(dir), "%s/%.2s", pc_cache_dir(), build_id);
-	ret = pc_cache_lock();
-	if (ret)
-		return ret;
-	ret = pc_index_touch(build_id, NULL);
-	if (!ret && unlink(file)) {
-		ret = -errno;
-		pc_index_redo();	/* still there: its keys must stay */
-	} else if (!ret) {
-		fsync_dir(dir);
-	}
-	rmdir(dir);	/* only succeeds once the last file of the bucket is gone */
-	pc_cache_unlock();
-	return ret;
 }
 
 /* ---- walking ---- */
@@ -981,12 +659,12 @@ static int list_bucket_ids(const char *only, char ***out, size_t *n)
 	return 0;
 }
 
-static int list_ids(char ***out, size_t *n)
+int pc_cache_list_ids(char ***out, size_t *n)
 {
 	return list_bucket_ids(NULL, out, n);
 }
 
-static void free_ids(char **ids, size_t n)
+void pc_cache_free_ids(char **ids, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		free(ids[i]);
@@ -1006,7 +684,7 @@ static int foreach_in(const char *only, int (*fn)(struct pc_binary *b, void *ctx
 		return ret;
 	}
 	for (i = 0; i < n && !ret; i++) {
-		if (cache_path(ids[i], file, sizeof(file))) {
+		if (pc_cache_path(ids[i], file, sizeof(file))) {
 			pc_warn("%s/%.2s/%s%s: not a build-id file name, skipped", pc_cache_dir(),
 				ids[i], ids[i] + 2, PC_CACHE_SUFFIX);
 			continue;
@@ -1025,7 +703,7 @@ static int foreach_in(const char *only, int (*fn)(struct pc_binary *b, void *ctx
 		ret = fn(b, ctx);
 		pc_binary_free(b);
 	}
-	free_ids(ids, n);
+	pc_cache_free_ids(ids, n);
 	return ret;
 }
 
@@ -1042,35 +720,5 @@ int pc_cache_foreach_bucket_quiet(const char *xx, int (*fn)(struct pc_binary *b,
 	quiet = true;
 	ret = foreach_in(xx, fn, ctx);
 	quiet = false;
-	return ret;
-}
-
-int pc_cache_clear(unsigned int *removed)
-{
-	char **ids = NULL, file[PATH_MAX], dir[PATH_MAX];
-	size_t n = 0;
-	int ret;
-
-	*removed = 0;
-	ret = pc_cache_lock();
-	if (ret)
-		return ret;
-	ret = pc_index_touch(NULL, NULL);
-	if (!ret)
-		ret = list_ids(&ids, &n);
-	for (size_t i = 0; !ret && i < n; i++) {
-		snprintf(file, sizeof(file), "%s/%.2s/%s%s", pc_cache_dir(), ids[i], ids[i] + 2,
-			 PC_CACHE_SUFFIX);
-		snprintf(dir, sizeof(dir), "%s/%.2s", pc_cache_dir(), ids[i]);
-		if (unlink(file) && errno != ENOENT) {
-			ret = -errno;
-			pc_err("%s: %s", file, strerror(errno));
-			break;
-		}
-		(*removed)++;
-		rmdir(dir);
-	}
-	free_ids(ids, n);
-	pc_cache_unlock();
 	return ret;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -762,4 +763,73 @@ int pc_index_scan(const struct pc_index *x,
 	for (unsigned int i = 0; !ret && i < x->n; i++)
 		ret = each_key(&x->s[i], scan_line, &sc);
 	return ret;
+}
+
+/* ---- the cache lock (DIR/.lock): its outermost unlock ends the writer's session ---- */
+
+static int lock_fd = -1;
+static unsigned int lock_depth;
+
+int pc_cache_lock(void)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	if (lock_depth++)
+		return 0;
+	ret = pc_mkdir_p(pc_cache_dir());
+	if (ret) {
+		pc_err("%s: cannot create cache directory: %s", pc_cache_dir(), strerror(-ret));
+		goto fail;
+	}
+	snprintf(path, sizeof(path), "%s/.lock", pc_cache_dir());
+	lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lock_fd < 0) {
+		ret = -errno;
+		pc_err("%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	while (flock(lock_fd, LOCK_EX)) {
+		if (errno == EINTR)
+			continue;
+		ret = -errno;
+		pc_err("%s: flock: %s", path, strerror(errno));
+		close(lock_fd);
+		lock_fd = -1;
+		goto fail;
+	}
+	return 0;
+fail:
+	lock_depth--;
+	return ret;
+}
+
+int pc_cache_trylock_quiet(void)
+{
+	char path[PATH_MAX];
+
+	if (lock_depth) {
+		lock_depth++;
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/.lock", pc_cache_dir());
+	lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (lock_fd < 0)
+		return -errno;
+	if (flock(lock_fd, LOCK_EX | LOCK_NB)) {
+		close(lock_fd);
+		lock_fd = -1;
+		return -EAGAIN;
+	}
+	lock_depth = 1;
+	return 0;
+}
+
+void pc_cache_unlock(void)
+{
+	if (!lock_depth || --lock_depth)
+		return;
+	pc_index_session_end();	/* still under the lock */
+	close(lock_fd);	/* drops the flock */
+	lock_fd = -1;
 }

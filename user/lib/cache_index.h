@@ -41,7 +41,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cache.h"
+#include "cache_file.h"
 
 /* A set of build-ids. */
 struct pc_ids {
@@ -81,11 +81,12 @@ int pc_index_scan(const struct pc_index *x,
 		  bool (*match)(const char *group, const char *name, const char *bid, void *ctx),
 		  void *ctx, struct pc_ids *out);
 
-/* cache.c: pc_cache_foreach() of bucket DIR/@xx, pc_cache_load(), no warnings about bad files. */
-int pc_cache_foreach_bucket_quiet(const char *xx, int (*fn)(struct pc_binary *b, void *ctx),
-				  void *ctx);
-int pc_cache_load_quiet(const char *build_id, struct pc_binary **out);
-/* cache.c: try the lock without waiting or saying anything; 0 if taken. */
+/* ---- the cache lock: its outermost unlock ends the writer's session ---- */
+
+/* Serialize read-modify-write cycles (scan, del, gc) against other writers; nests. */
+int pc_cache_lock(void);
+void pc_cache_unlock(void);
+/* Try the lock without waiting or saying anything; 0 if taken. */
 int pc_cache_trylock_quiet(void);
 
 #endif /* _PC_CACHE_INDEX_H */
