@@ -21,52 +21,6 @@
 #define INDEX_MAX	(1u << 30)	/* 10 million lines of ~100 bytes */
 #define KEY_LINE_MAX	(2 * PROBECACHE_NAME_MAX + 2 * PROBECACHE_BUILD_ID_MAX + 8)
 
-/* ---- sets of build-ids ---- */
-
-int pc_ids_add(struct pc_ids *s, const char *bid)
-{
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-		void *v = realloc(s->v, cap * sizeof(*s->v));
-
-		if (!v)
-			return -ENOMEM;
-		s->v = v;
-		s->cap = cap;
-	}
-	snprintf(s->v[s->n++], sizeof(s->v[0]), "%s", bid);
-	return 0;
-}
-
-static int cmp_id(const void *a, const void *b)
-{
-	return strcmp(a, b);
-}
-
-void pc_ids_sort(struct pc_ids *s)
-{
-	size_t k = 0;
-
-	if (!s->n)
-		return;
-	qsort(s->v, s->n, sizeof(*s->v), cmp_id);
-	for (size_t i = 1; i < s->n; i++)
-		if (strcmp(s->v[i], s->v[k]))
-			memcpy(s->v[++k], s->v[i], sizeof(s->v[0]));
-	s->n = k + 1;
-}
-
-bool pc_ids_has(const struct pc_ids *s, const char *bid)
-{
-	return s->n && bsearch(bid, s->v, s->n, sizeof(*s->v), cmp_id);
-}
-
-void pc_ids_free(struct pc_ids *s)
-{
-	free(s->v);
-	memset(s, 0, sizeof(*s));
-}
-
 /* ---- lines ---- */
 
 struct lines {

@@ -42,17 +42,7 @@
 #include <stddef.h>
 
 #include "cache_file.h"
-
-/* A set of build-ids. */
-struct pc_ids {
-	size_t n, cap;
-	char (*v)[41];
-};
-
-int pc_ids_add(struct pc_ids *s, const char *bid);
-void pc_ids_sort(struct pc_ids *s);	/* sorted, duplicates dropped */
-bool pc_ids_has(const struct pc_ids *s, const char *bid);	/* after pc_ids_sort() */
-void pc_ids_free(struct pc_ids *s);
+#include "idset.h"
 
 /* ---- writers (cache.c, under the lock) ---- */
 

@@ -9,6 +9,7 @@
 
 #include "cache_index.h"
 #include "cache_select.h"
+#include "idset.h"
 #include "pc.h"
 
 struct sel {
