@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* DIE helpers for the dwarf*.c units, with the same meaning as perf's dwarf-aux. */
+/*
+ * DIE helpers for the dwarf*.c units, with the same meaning as perf's
+ * dwarf-aux, and the one ELF helper they share (addr_to_off).
+ */
 #include <errno.h>
+#include <gelf.h>
 #include <string.h>
 
 #include <dwarf.h>
@@ -174,4 +178,28 @@ Dwarf_Die *real_type(Dwarf_Die *d, Dwarf_Die *mem, bool skip_typedef)
 		 tag == DW_TAG_restrict_type || tag == DW_TAG_shared_type ||
 		 tag == DW_TAG_atomic_type || (skip_typedef && tag == DW_TAG_typedef));
 	return mem;
+}
+
+/* ---- ELF helpers ---- */
+
+/* File offset of link-time address @addr, in an executable PT_LOAD if @exec. */
+int addr_to_off(Elf *elf, uint64_t addr, bool exec, uint64_t *off)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (exec && !(ph.p_flags & PF_X))
+			continue;
+		if (addr >= ph.p_vaddr && addr < ph.p_vaddr + (exec ? ph.p_filesz : ph.p_memsz)) {
+			*off = addr - ph.p_vaddr + ph.p_offset;
+			return 0;
+		}
+	}
+	return -ERANGE;
 }

@@ -100,6 +100,7 @@ Dwarf_Die *find_realfunc(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die *mem);
 int inline_at_cb(Dwarf_Die *d, void *data);
 Dwarf_Die *find_inline_at(Dwarf_Die *sp, Dwarf_Addr addr, Dwarf_Die *mem);
 Dwarf_Die *real_type(Dwarf_Die *d, Dwarf_Die *mem, bool skip_typedef);
+int addr_to_off(Elf *elf, uint64_t addr, bool exec, uint64_t *off);	/* ELF */
 
 /* dwarf_fetch.c: location expression -> fetch */
 extern const char *const x86_regs[16];
@@ -126,9 +127,12 @@ int dw_get_index(struct pc_dw_file *f);
 bool index_fits(const struct pc_probe_desc *pd);
 int search_indexed(struct dw_ctx *c, const struct pc_dw_file *f);
 
-/* dwarf.c */
-int addr_to_off(Elf *elf, uint64_t addr, bool exec, uint64_t *off);
+/* dwarf_loc.c: one location */
+bool is_glob(const char *s);
 int add_location(struct dw_ctx *c, Dwarf_Die *sc, Dwarf_Addr addr);
+
+/* dwarf_search.c: one CU */
+int func_matched(struct dw_ctx *c, Dwarf_Die *sp);
 int search_cu(struct dw_ctx *c);
 
 #endif /* _PC_DWARF_INT_H */
