@@ -124,7 +124,7 @@ for _ in 1 2 3; do
 	[ -z "$best" ] || [ $((t1 - t0)) -lt "$best" ] && best=$((t1 - t0))
 done
 # the same cache for both: the one definition was timed with the uncompressed debuginfo
-# copy its first run kept there (user/debuginfo.h), so the batch gets it too
+# copy its first run kept there (user/lib/debuginfo.h), so the batch gets it too
 t0=$(ms)
 PROBECACHE_DIR=$tmp/t1 "$CLI" add -f -x "$LIBC" --from "$tmp/all.defs" > "$tmp/t500.out" 2>&1
 t1=$(ms)

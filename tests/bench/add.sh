@@ -39,7 +39,7 @@ run() {	# run TOOL: total ms for rounds x every definition
 	echo $((t1 - t0))
 }
 # The first resolve against compressed debuginfo (libc6-dbg ships it zlib-compressed)
-# keeps an uncompressed copy in the cache (DIR/debug, user/debuginfo.h); shown apart,
+# keeps an uncompressed copy in the cache (DIR/debug, user/lib/debuginfo.h); shown apart,
 # the figures below are the ones after it, as for every later add on that machine.
 t0=$(ms_now); "$CLI" add -x "$LIBC" -D "${defs[0]}" > /dev/null 2>&1; t1=$(ms_now)
 first=$((t1 - t0))

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../user/export.h"
-#include "../../user/pc.h"
+#include "../../user/lib/archive.h"
+#include "../../user/lib/pc.h"
 
 int pc_verbose;
 const char *pc_prog = "fuzz_archive";

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for user/argspec.c. Input: one selector byte (bits 0-1:
+ * libFuzzer target for user/lib/argspec.c. Input: one selector byte (bits 0-1:
  * x86-64, i386, aarch64, other; bit 2: ET_EXEC), then the arg text.
  * Besides memory safety it checks that whatever record FETCHARG we emit for
  * x86 is accepted by the module's own parser (kmod/record.c), and that the
@@ -15,7 +15,7 @@
 #include <linux/probecache.h>
 
 #include "record.h"
-#include "../../user/argspec.h"
+#include "../../user/lib/argspec.h"
 
 static const uint16_t machines[4] = { PC_ARGSPEC_X86_64, PC_ARGSPEC_I386, PC_ARGSPEC_AARCH64, 21 };
 

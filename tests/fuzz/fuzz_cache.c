@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../user/cache.h"
-#include "../../user/pc.h"
+#include "../../user/lib/cache.h"
+#include "../../user/lib/pc.h"
 
 /* util.c's message helpers, silenced: corrupt inputs are the common case here */
 int pc_verbose;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for one line of /proc/probecache_probes (user/listing.c).
+ * libFuzzer target for one line of /proc/probecache_probes (user/lib/listing.c).
  * The module is trusted less than it might be: a module of another version,
  * or a line cut short, must give a precise error and never a crash or leak.
  * Checks: a rejection names a field of the format; an accepted line gives
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../user/armed.h"
+#include "../../user/lib/armed.h"
 #include "fuzz_check.h"
 
 #define LINE_MAX_FUZZ	8192

@@ -1,2 +1,2 @@
-fuzz_listing_SRCS := ../../user/listing.c
-fuzz_listing: ../../user/listing.c ../../user/armed.h
+fuzz_listing_SRCS := ../../user/lib/listing.c
+fuzz_listing: ../../user/lib/listing.c ../../user/lib/armed.h

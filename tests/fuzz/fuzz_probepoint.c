@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * perf probe-definition parser (user/probepoint.c): any bytes either parse
+ * perf probe-definition parser (user/lib/probepoint.c): any bytes either parse
  * into a description whose pieces are consistent, or fail with a message and
  * leave nothing behind. The glob matchers get the same input as pattern.
  */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../user/probepoint.h"
+#include "../../user/lib/probepoint.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

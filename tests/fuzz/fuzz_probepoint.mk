@@ -1,2 +1,2 @@
-fuzz_probepoint_SRCS := ../../user/probepoint.c
-fuzz_probepoint: ../../user/probepoint.c ../../user/probepoint.h
+fuzz_probepoint_SRCS := ../../user/lib/probepoint.c
+fuzz_probepoint: ../../user/lib/probepoint.c ../../user/lib/probepoint.h

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for user/sdtnote.c. Input: one flags byte (bit 0: ELF
+ * libFuzzer target for user/lib/sdtnote.c. Input: one flags byte (bit 0: ELF
  * class 64, bit 1: big-endian, bit 2: 8-byte note alignment), then the bytes
  * of a note section. Every note is walked; stapsdt payloads and GNU build-ids
  * are decoded. Checks that the walk always advances and ends inside the
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../user/sdtnote.h"
+#include "../../user/lib/sdtnote.h"
 
 static void inside(const void *p, size_t len, const uint8_t *lo, size_t n)
 {

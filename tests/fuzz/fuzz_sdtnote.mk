@@ -1,2 +1,2 @@
-fuzz_sdtnote_SRCS := ../../user/sdtnote.c
-fuzz_sdtnote: ../../user/sdtnote.c ../../user/sdtnote.h
+fuzz_sdtnote_SRCS := ../../user/lib/sdtnote.c
+fuzz_sdtnote: ../../user/lib/sdtnote.c ../../user/lib/sdtnote.h

@@ -179,4 +179,50 @@ done
 caches "cache_wait; cache_wait not-started"
 check_eq "a suite needing no cache, or one not started here, does not wait" "0|" "$rc|$out"
 
+## ---- tests/style/layers.py: planted include circles and a library including a command fail
+# layers TREE: the style suite's layers check on TREE (a copy: the real tree is never
+# touched); sets rc and out
+layers() {
+	out=$(python3 "$top/tests/style/layers.py" "$1" 2>&1)
+	rc=$?
+}
+# layers_fails DESC TREE LINE: the check fails on TREE and reports LINE (a whole line)
+layers_fails() {
+	layers "$2"
+	if [ "$rc" -eq 1 ] && grep -qxF "$3" <<< "$out"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag "  exit $rc, expected 1 and the line: $3"
+	fi
+	sed 's/^/#   /' <<< "$out"
+}
+tree=$tmp/tree
+mkdir -p "$tree"
+cp -a "$top/include" "$top/kmod" "$top/user" "$tree/"
+layers "$tree"
+check_eq "layers: the tree's copy passes as it is" "0 circles: 0" "$rc $(grep '^circles:' <<< "$out")"
+cp -a "$tree" "$tmp/circle"
+sed -i '/^#define _PC_CANON_H/a #include "pattern.h"' "$tmp/circle/user/lib/canon.h"
+layers_fails "layers: a circle planted in user/lib (canon.h includes pattern.h) fails" \
+	"$tmp/circle" "circle: user/lib/canon <-> user/lib/pattern"
+# kmod/ planted with units of its own (the module's files change under other hands)
+cp -a "$tree" "$tmp/kcircle"
+for u in planta:plantb plantb:planta; do
+	printf '#include "%s.h"\n' "${u%%:*}" > "$tmp/kcircle/kmod/${u%%:*}.c"
+	printf '#include "%s.h"\n' "${u#*:}" > "$tmp/kcircle/kmod/${u%%:*}.h"
+done
+layers_fails "layers: a circle planted in kmod (planta.h <-> plantb.h) fails" \
+	"$tmp/kcircle" "circle: kmod/planta <-> kmod/plantb"
+cp -a "$tree" "$tmp/up"
+sed -i '/^#include "pc.h"/a #include "arm.h"' "$tmp/up/user/lib/util.c"
+layers_fails "layers: a library including a command header (util.c: arm.h) fails" \
+	"$tmp/up" "lib-includes-cmd: user/lib/util.c:12 includes the command header user/cmd/arm.h"
+cp -a "$tree" "$tmp/up4"
+for n in 1 2 3 4; do
+	printf '#include "../user/lib/pc.h"\n' > "$tmp/up4/kmod/plant$n.c"
+done
+layers_fails "layers: four includes from a lower layer to a higher one (kmod -> user/lib) fail" \
+	"$tmp/up4" "too-many-upward: 4 includes from a lower layer to a higher one (at most 3)"
+
 tap_done

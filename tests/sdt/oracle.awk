@@ -1,5 +1,5 @@
 # The record form of every SDT note, translated by this test from `readelf -n` (an
-# oracle not written by us: binutils decodes the notes) independently of user/sdt.c:
+# oracle not written by us: binutils decodes the notes) independently of user/lib/sdt.c:
 # "sdt_PROVIDER/NAME 0xFILEOFF argN=SPEC:TYPE..." per note, args without a record form
 # (%ah..%dh) left out as sdt.c leaves them out. An operand this translator does not know
 # comes out as "?..." and so can never match. x86-64 only (the Debian binaries).

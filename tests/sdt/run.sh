@@ -3,7 +3,7 @@
 # about every provider the file's notes name (readelf -n), and the "p:sdt_*" lines
 # `perf probe -D` prints must equal, both ways (event, path, offset, ref_ctr,
 # argN=SPEC:TYPE; no line missing, none extra or different), what we produce:
-#   - user/sdt.c directly (tests/sdt/sdtdump), always;
+#   - user/lib/sdt.c directly (tests/sdt/sdtdump), always;
 #   - the CLI (`scan` + `list --format=uprobe`), once scan/list are built.
 # The record form must carry every arg of every note, equal what this test translates
 # from `readelf -n` itself (tests/sdt/oracle.awk), and be accepted by the module's own
@@ -34,9 +34,9 @@ fi
 
 dump=$tmp/sdtdump
 if ! gcc -O1 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
-	-fsanitize=address,undefined -fno-sanitize-recover=all -I"$top/include/uapi" -I"$top/kmod" -I"$top/user" \
-	-o "$dump" "$top/tests/sdt/sdtdump.c" "$top/user/sdt.c" "$top/user/argspec.c" \
-	"$top/user/sdtnote.c" "$top/user/util.c" "$top/user/file.c" "$top/kmod/record.c" -lelf 2> "$tmp/cc.log"; then
+	-fsanitize=address,undefined -fno-sanitize-recover=all -I"$top/include/uapi" -I"$top/kmod" -I"$top/user/lib" \
+	-o "$dump" "$top/tests/sdt/sdtdump.c" "$top/user/lib/sdt.c" "$top/user/lib/argspec.c" \
+	"$top/user/lib/sdtnote.c" "$top/user/lib/util.c" "$top/user/lib/file.c" "$top/kmod/record.c" -lelf 2> "$tmp/cc.log"; then
 	not_ok "build sdtdump"
 	sed 's/^/#   /' "$tmp/cc.log" | head -n 30
 	tap_done

@@ -5,7 +5,7 @@
  * -c also feeds every note's "add" record line to the module's own parser
  * (kmod/record.c) with the register names of BIN's machine (the host's for
  * one without its own, i386) and exits 1 if it refuses one. Lets the parity
- * suite and the fixture tests look at user/sdt.c without the cache.
+ * suite and the fixture tests look at user/lib/sdt.c without the cache.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,1 +1,1 @@
-test_argspec_SRCS := ../../user/argspec.c
+test_argspec_SRCS := ../../user/lib/argspec.c

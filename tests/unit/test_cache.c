@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* user/cache.c: round trip, atomic replace, corrupt files, clear, validation. */
+/* user/lib/cache.c: round trip, atomic replace, corrupt files, clear, validation. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>

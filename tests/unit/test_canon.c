@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * user/canon.c: /proc/PID/root/... resolved inside that root, prefix kept;
+ * user/lib/canon.c: /proc/PID/root/... resolved inside that root, prefix kept;
  * everything else as realpath(3). Our own /proc/PID/root is "/", so the
  * expected paths are the host's, under the prefix.
  */

@@ -1,1 +1,1 @@
-test_canon_SRCS := ../../user/canon.c
+test_canon_SRCS := ../../user/lib/canon.c

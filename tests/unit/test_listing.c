@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * user/listing.c: one line of /proc/probecache_probes into struct
+ * user/lib/listing.c: one line of /proc/probecache_probes into struct
  * pc_kprobe. Every field, the bounds of each, args as the rest of the line,
  * and every prefix of a valid line (a read cut short) parsed under ASan.
  */

@@ -1,1 +1,1 @@
-test_listing_SRCS := ../../user/listing.c
+test_listing_SRCS := ../../user/lib/listing.c

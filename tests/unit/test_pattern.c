@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* user/pattern.c: PATTERN parsing and matching, kernel names for clash A. */
+/* user/lib/pattern.c: PATTERN parsing and matching, kernel names for clash A. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

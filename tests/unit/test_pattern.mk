@@ -1,1 +1,1 @@
-test_pattern_SRCS := ../../user/pattern.c ../../user/cache.c ../../user/cache_index.c ../../user/util.c ../../user/file.c ../../user/canon.c
+test_pattern_SRCS := ../../user/lib/pattern.c ../../user/lib/cache.c ../../user/lib/cache_file.c ../../user/lib/cache_index.c ../../user/lib/idset.c ../../user/lib/util.c ../../user/lib/file.c ../../user/lib/canon.c

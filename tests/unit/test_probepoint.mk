@@ -1,1 +1,1 @@
-test_probepoint_SRCS := ../../user/probepoint.c
+test_probepoint_SRCS := ../../user/lib/probepoint.c

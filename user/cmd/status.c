@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * status: the module's version and every defined probe with its state
+ * (defined, armed, stale), consumers, whether the module counts its hits and
+ * the hits counted, read from sysfs. status --stale: cache entries whose binary is gone
+ * or changed (what gc would remove).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "armed.h"
+#include "builtin.h"
+#include "kload.h"
+#include "pattern.h"
+#include "pc.h"
+
+static void json_kv(const char *key, const char *v, bool comma)
+{
+	printf("%s\"%s\":", comma ? "," : "", key);
+	pc_json_str(stdout, v);
+}
+
+static void probe_json(const struct pc_kprobe *p, bool comma)
+{
+	printf("%s{", comma ? "," : "");
+	json_kv("name", p->name, false);
+	json_kv("group", p->group, true);
+	json_kv("event", p->event, true);
+	json_kv("state", p->state, true);
+	printf(",\"consumers\":%ld,\"counting\":%s,\"hits\":%" PRIu64, p->consumers,
+	       p->counting ? "true" : "false", p->hits);
+	json_kv("path", p->path, true);
+	json_kv("build_id", p->build_id, true);
+	printf(",\"offset\":%" PRIu64 ",\"ref_ctr_offset\":%" PRIu64 ",\"pid\":%ld", p->offset,
+	       p->ref_ctr, p->pid);
+	json_kv("args", p->args, true);
+	printf(",\"unlinked\":%s", p->unlinked ? "true" : "false");
+	putchar('}');
+}
+
+static void probe_text(const struct pc_kprobe *p)
+{
+	char cons[24] = "?";
+
+	if (p->consumers >= 0)
+		snprintf(cons, sizeof(cons), "%ld", p->consumers);
+	printf("%-40s %-8s %9s %8s %10" PRIu64 "  %s:0x%" PRIx64, p->name, p->state, cons,
+	       p->counting ? "yes" : "no", p->hits, p->path, p->offset);
+	if (p->ref_ctr)
+		printf("(0x%" PRIx64 ")", p->ref_ctr);
+	printf(" (%s)", p->build_id);
+	if (p->pid)
+		printf(" pid=%ld", p->pid);
+	if (p->unlinked)
+		printf(" [file replaced or removed: the old inode stays in memory until disarm]");
+	if (!strcmp(p->state, "stale"))
+		printf(" [the file changed since define: cannot be armed; disarm and scan again]");
+	putchar('\n');
+}
+
+static int show_probes(bool json)
+{
+	char version[64] = "", nr[32] = "", armed[32] = "";
+	struct pc_kprobes k;
+	int ret = pc_kprobes_read(&k);
+
+	if (ret) {
+		if (json)	/* loaded but no listing: still no probes to show */
+			printf("{\"loaded\":%s,\"probes\":[]}\n",
+			       pc_module_loaded() ? "true" : "false");
+		return ret;
+	}
+	pc_sysfs_read("version", version, sizeof(version));
+	pc_sysfs_read("nr_probes", nr, sizeof(nr));
+	if (pc_sysfs_read("nr_armed", armed, sizeof(armed)))
+		snprintf(armed, sizeof(armed), "-1");	/* a module without lazy arming */
+	if (json) {
+		printf("{\"loaded\":true");
+		json_kv("version", version, true);
+		printf(",\"nr_probes\":%zu,\"nr_armed\":%ld,\"probes\":[", k.n,
+		       strtol(armed, NULL, 10));
+		for (size_t i = 0; i < k.n; i++)
+			probe_json(&k.p[i], i);
+		printf("]}\n");
+	} else {
+		printf("probecache %s (%s): %zu probes defined, %s armed\n", version,
+		       pc_sysfs_dir(), k.n, strcmp(armed, "-1") ? armed : "?");
+		if (k.n)
+			printf("%-40s %-8s %9s %8s %10s  %s\n", "PROBE", "STATE", "CONSUMERS",
+			       "COUNTING", "HITS", "PATH:OFFSET(SEMAPHORE) (BUILD-ID)");
+		for (size_t i = 0; i < k.n; i++)
+			probe_text(&k.p[i]);
+	}
+	pc_kprobes_free(&k);
+	return 0;
+}
+
+static void stale_out(const struct pc_stale *s, bool json, bool comma)
+{
+	const char *why = s->st == PC_FILE_MISSING ? "missing" : "changed";
+
+	if (!json) {
+		printf("%s (%s): %s", s->path, s->b->build_id, why);
+		if (s->st == PC_FILE_OTHER)
+			printf(", now %s", s->now);
+		printf("; %zu probes%s\n", s->b->nentries,
+		       s->whole ? "" : " (still valid at another path)");
+		return;
+	}
+	printf("%s{", comma ? "," : "");
+	json_kv("path", s->path, false);
+	json_kv("build_id", s->b->build_id, true);
+	json_kv("state", why, true);
+	json_kv("now_build_id", s->now, true);
+	printf(",\"probes\":%zu,\"whole\":%s}", s->b->nentries, s->whole ? "true" : "false");
+}
+
+static int show_stale(bool json)
+{
+	struct pc_snapshot snap;
+	struct pc_stale *st = NULL;
+	size_t n = 0;
+	int ret = pc_snapshot_load(&snap);
+
+	if (!ret)
+		ret = pc_stale_find(&snap, &st, &n);
+	if (!ret) {
+		if (json) {
+			printf("{\"cache_dir\":");
+			pc_json_str(stdout, pc_cache_dir());
+			printf(",\"stale\":[");
+		}
+		for (size_t i = 0; i < n; i++)
+			stale_out(&st[i], json, i);
+		if (json)
+			printf("]}\n");
+		else if (!n)
+			printf("nothing stale in %s\n", pc_cache_dir());
+	}
+	free(st);
+	pc_snapshot_free(&snap);
+	return ret;
+}
+
+static int status_help(void)
+{
+	printf("usage: %s status [--stale] [--json]\n\n"
+	       "Show probecache.ko's version and every probe it defines: state (defined:\n"
+	       "a trace event, no uprobe; armed: at least one consumer; stale: the file\n"
+	       "changed since define), consumers (ftrace, perf, BPF and the module's own\n"
+	       "counting), whether it counts hits ('arm'), the hits counted, path,\n"
+	       "offsets and build-id (from %s).\n\n"
+	       "  -s, --stale  instead, list cache entries whose binary is gone or changed\n"
+	       "  -j, --json   JSON output\n"
+	       "  -h, --help   this help\n\n"
+	       "Exit: 0 ok, 1 module not loaded (without --stale), 2 usage.\n",
+	       pc_prog, pc_sysfs_dir());
+	return 0;
+}
+
+int cmd_status(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "stale", no_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	bool stale = false, json = false;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "sjh", lopts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			stale = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			return status_help();
+		default:
+			return pc_usage("status");
+		}
+	}
+	if (optind < argc)
+		return pc_usage("status");
+	return stale ? show_stale(json) : show_probes(json);
+}

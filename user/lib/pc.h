@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* probecache-resolve: helpers shared by the commands (cmd/builtin.h) and the libraries. */
+#ifndef _PC_H
+#define _PC_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+extern int pc_verbose;
+extern const char *pc_prog;
+
+/* Messages: "probecache-resolve: <what>: <why>" on stderr. */
+void pc_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pc_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));	/* only with -v */
+
+/*
+ * Reading files the user or the cache directory names: a FIFO, a device or a
+ * symlink to /dev/zero must not hang or exhaust us. The file is opened
+ * non-blocking (opening a FIFO then returns at once), must be a regular file
+ * and is read up to a size cap. Errors: -errno; pc_file_strerror() words them.
+ */
+#define PC_RD_NOFOLLOW		0x1	/* refuse a symbolic link (-ELOOP) */
+
+#define PC_CONF_MAX		(1u << 20)	/* --config files, preload state */
+#define PC_ARCHIVE_MAX		(256u << 20)	/* import FILE */
+
+/* Open @path read-only; -ENODEV if it is not a regular file. Fills @st. */
+int pc_open_regular(const char *path, unsigned int flags, struct stat *st);
+/* All of @path, NUL-terminated, in a malloc'd @buf; -EFBIG past @max bytes. */
+int pc_read_file(const char *path, unsigned int flags, size_t max, char **buf, size_t *len);
+/* The same from an open descriptor (stdin for 'import -'). */
+int pc_read_fd(int fd, size_t max, char **buf, size_t *len);
+/*
+ * Next line of a pc_read_file() buffer ending at @end, NUL-terminated in
+ * place; NULL after the last. *@newline is false for a last line cut short.
+ */
+char *pc_next_line(char **pos, char *end, bool *newline);
+/* The newlines in @len bytes of @buf. */
+size_t pc_count_lines(const char *buf, size_t len);
+/* Two stats of one file: unchanged in between (size and mtime)? */
+bool pc_same_content(const struct stat *a, const struct stat *b);
+/* strerror() for the codes above: "not a regular file", "is a symbolic link"... */
+const char *pc_file_strerror(int err);
+
+/*
+ * Finish a file written through @f into @tmp (beside @path): flushed, given
+ * @mode (0: as created), synced and closed, then renamed over @path, so a
+ * reader sees the old file or the new one whole; on any error @tmp is
+ * removed. Returns 0 or -errno.
+ */
+int pc_file_commit(FILE *f, const char *tmp, const char *path, mode_t mode);
+
+/* sysfs root: $PROBECACHE_SYSFS, else PROBECACHE_SYSFS_DIR (lets tests use a fake tree). */
+const char *pc_sysfs_dir(void);
+/*
+ * tracefs root: $PROBECACHE_TRACEFS, else /sys/kernel/tracing if tracefs is
+ * mounted there (it has instances/), else /sys/kernel/debug/tracing.
+ */
+const char *pc_tracefs_dir(void);
+const char *pc_proc_dir(void);
+
+/* Minimal JSON string output (escapes per RFC 8259). */
+void pc_json_str(FILE *f, const char *s);
+
+/* A set of strings kept in insertion order (e.g. the probes one call armed). */
+struct pc_strset {
+	int n;
+	char **v;
+};
+
+int pc_strset_add(struct pc_strset *s, const char *str);	/* 0 (added or present), -ENOMEM */
+bool pc_strset_has(const struct pc_strset *s, const char *str);
+void pc_strset_free(struct pc_strset *s);
+
+/* insn.c: the instruction that contains an address, when it is no boundary. */
+struct pc_insn {
+	uint64_t addr;
+	unsigned int size;
+	char text[200];
+};
+
+/*
+ * Is @addr the start of an instruction, disassembling from @entry over @len
+ * bytes of @code (the bytes at @entry)? 0 yes; -EINVAL it lies inside the
+ * instruction @at; -ERANGE outside @code; -ENOTSUP machine not handled;
+ * -EILSEQ the bytes before it do not decode; -ENOMEM.
+ */
+int pc_insn_boundary(uint16_t machine, bool is64, const uint8_t *code, size_t len,
+		     uint64_t entry, uint64_t addr, struct pc_insn *at);
+
+#endif /* _PC_H */
