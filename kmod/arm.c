@@ -201,6 +201,14 @@ static int pc_arm_check(struct pc_probe *p, struct pc_err *err)
 				  "%s changed since %s was defined (%s); state stale, nothing armed",
 				  p->pathname, p->name, what);
 	}
+	ret = pc_probe_reprove(p, err);
+	if (ret) {
+		pc_inode_allow_write(p->inode);
+		/* Not another build: out of memory, or raced by a writer. */
+		if (ret != -ENOMEM && ret != -EAGAIN)
+			atomic_set(&p->state, PC_STATE_STALE);
+		return ret;
+	}
 	set_bit(PC_F_WRITE_DENIED, &p->flags);
 	return 0;
 }

@@ -115,6 +115,7 @@ struct pc_probe {
 	struct list_head perf_tasks;	/* per-task perf events, hw.tp_list */
 	u64 __percpu *hits;
 	struct path path;
+	const struct cred *cred;	/* the definer's: re-proving reads as it */
 	struct inode *inode;		/* verified (real) inode */
 	struct pc_ident ident;
 	struct mm_struct *mm;		/* pid filter: grabbed, NULL = all */
@@ -177,7 +178,9 @@ static inline void pc_inode_allow_write(struct inode *inode)
 /* verify.c */
 int pc_verify(const struct pc_record *rec, const char *pathname,
 	      struct pc_verified *v, struct pc_err *err);
-void pc_verified_release(struct pc_verified *v);
+int pc_reprove(const struct path *path, struct inode *inode,
+	       const struct cred *cred, const struct pc_record *rec,
+	       struct pc_err *err);
 int pc_ident_take(struct inode *inode, struct pc_ident *id);
 const char *pc_ident_changed(struct pc_ident *id, struct inode *inode);
 
@@ -192,6 +195,7 @@ int pc_probe_clear(struct pc_err *err);
 int pc_probe_count(const char *group, const char *event, bool on,
 		   struct pc_err *err);
 void pc_probe_put(struct pc_probe *p);
+int pc_probe_reprove(struct pc_probe *p, struct pc_err *err);
 const char *pc_probe_state(struct pc_probe *p);
 int pc_probe_init(void);
 void pc_probe_exit(void);

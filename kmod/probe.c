@@ -9,6 +9,7 @@
  * arrays of their own (struct pc_batch): Documentation/design.md, "Event
  * lifecycle".
  */
+#include <linux/cred.h>
 #include <linux/jhash.h>
 #include <linux/mm.h>		/* kvmalloc_array */
 #include <linux/module.h>
@@ -89,6 +90,8 @@ static void pc_probe_release(struct kref *ref)
 		iput(p->inode);
 	}
 	path_put(&p->path);
+	if (p->cred)
+		put_cred(p->cred);
 	free_percpu(p->hits);
 	kfree(p->pathname);
 	kfree(p->args_text);
@@ -285,7 +288,27 @@ static int pc_probe_verify(struct pc_probe *p, const struct pc_record *rec,
 	p->path = v.path;
 	p->inode = v.inode;
 	p->ident = v.ident;
+	p->cred = get_current_cred();
 	kfree(v.elf);
+	return ret;
+}
+
+/* What pc_reprove() checks of @p, as a record. */
+int pc_probe_reprove(struct pc_probe *p, struct pc_err *err)
+{
+	struct pc_record *rec;
+	int ret;
+
+	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
+	if (!rec)
+		return pc_err_set(err, -ENOMEM, "event", "out of memory");
+	strscpy(rec->group, pc_probe_group(p), sizeof(rec->group));
+	memcpy(rec->build_id, p->build_id, p->build_id_len);
+	rec->build_id_len = p->build_id_len;
+	rec->offset = p->offset;
+	rec->ref_ctr_offset = p->ref_ctr_offset;
+	ret = pc_reprove(&p->path, p->inode, p->cred, rec, err);
+	kfree(rec);
 	return ret;
 }
 

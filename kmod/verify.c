@@ -453,6 +453,13 @@ static int pc_check_file(struct file *f, const struct pc_record *rec,
 	if (what)
 		return pc_err_set(err, -EAGAIN, "path",
 				  "file changed (%s) while being verified", what);
+	/*
+	 * An overlayfs copy-up meanwhile sends reads through the overlay
+	 * file to the upper inode, not the one we denied writes to.
+	 */
+	if (d_real_inode(f->f_path.dentry) != v->inode)
+		return pc_err_set(err, -EAGAIN, "path",
+				  "copied up (overlayfs) while being verified");
 	return 0;
 }
 
@@ -502,11 +509,40 @@ err_elf:
 	return ret;
 }
 
-void pc_verified_release(struct pc_verified *v)
+/*
+ * At arm, writes to @inode denied by the caller: is the file at @path still
+ * what @rec was verified against? Size, mtime and ctime say so only as far
+ * as nobody put them back (utimensat, a link count change re-baselining
+ * ctime), so read the build-id again (and an SDT record's note) through a
+ * file opened with the definer's @cred. Reads through an overlay whose file
+ * was copied up since would prove the upper inode, not @inode: refused.
+ */
+int pc_reprove(const struct path *path, struct inode *inode,
+	       const struct cred *cred, const struct pc_record *rec,
+	       struct pc_err *err)
 {
-	pc_inode_allow_write(v->inode);
-	iput(v->inode);
-	path_put(&v->path);
-	kfree(v->elf);
-	v->elf = NULL;
+	struct pc_verified v = { .inode = inode };
+	struct file *f;
+	int ret;
+
+	f = dentry_open(path, O_RDONLY | O_LARGEFILE, cred);
+	if (IS_ERR(f))
+		return pc_err_set(err, PTR_ERR(f), "path",
+				  "cannot read it again: error %ld", PTR_ERR(f));
+	ret = -ESTALE;
+	if (d_real_inode(f->f_path.dentry) != inode) {
+		pc_err_set(err, ret, "path",
+			   "copied up (overlayfs) since it was verified");
+		goto out;
+	}
+	ret = -ENOMEM;
+	v.elf = kzalloc(sizeof(*v.elf), GFP_KERNEL);
+	if (!v.elf)
+		goto out;
+	pc_ident_take(inode, &v.ident);
+	ret = pc_check_file(f, rec, &v, err);
+	kfree(v.elf);
+out:
+	fput(f);
+	return ret;
 }

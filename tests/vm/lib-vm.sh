@@ -39,6 +39,11 @@ wait_for() {
 	return 1
 }
 
+# pc_scaled SECONDS: SECONDS times the speed factor /init measured (as budgets are)
+pc_scaled() {
+	echo $((($1 * ${PC_FACTOR10:-10} + 9) / 10))
+}
+
 # until_deadline END CMD...: run CMD (output dropped) until `date +%s` reaches END
 until_deadline() {
 	_end=$1

@@ -91,8 +91,8 @@ write_budgets() { # DEST: the budget table /init reads
 	{
 		echo "#ref $REF_CS"
 		sed 's/#.*//' "$vm/budgets" | awk 'NF == 2'
-		# A longer stress run (make stress) gets its length plus the budget's 60 s.
-		[ -z "${PC_STRESS_SECONDS:-}" ] || echo "22-kmod-stress.sh $((PC_STRESS_SECONDS + 60))"
+		# A longer stress run (make stress) gets its length plus 120 s.
+		[ -z "${PC_STRESS_SECONDS:-}" ] || echo "22-kmod-stress.sh $((PC_STRESS_SECONDS + 120))"
 	} > "$1"
 }
 
