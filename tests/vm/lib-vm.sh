@@ -60,6 +60,19 @@ gone() {
 	done
 }
 
+# pc_stuck PID...: diag each PID and its children still running, with the kernel stack
+# each sleeps in: a worker that does not end says where it is.
+pc_stuck() {
+	for _s in /proc/[0-9]*/status; do
+		_p=${_s#/proc/}
+		_p=${_p%/status}
+		_pp=$(awk '/^PPid:/ { print $2 }' "$_s" 2> /dev/null)
+		case " $* " in *" $_p "*|*" $_pp "*) ;; *) continue ;; esac
+		diag "stuck: $_p $(tr '\0' ' ' < /proc/$_p/cmdline 2> /dev/null | cut -c1-80)"
+		head -n 12 /proc/$_p/stack 2> /dev/null | while read -r _l; do diag "  $_l"; done
+	done
+}
+
 # pc_arm_line RECORD: define the probe RECORD ("p:GROUP/EVENT BUILD-ID /path:0xOFF ...")
 # and arm it with its hit counter. Every kernel-side arming of the disk and container
 # tests goes through here, so a change of the control commands is made in one place.

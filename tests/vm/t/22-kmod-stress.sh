@@ -169,24 +169,13 @@ for W in w1 w2 w3 w4 tracer files hitter unloader; do
 	esac
 	pids="$pids $!"
 done
-# stuck: every process still running below this script (not itself), with what it
-# waits for in the kernel: a worker that does not end says where it is.
-stuck() {
-	for _s in /proc/[0-9]*/status; do
-		_p=${_s#/proc/}
-		_p=${_p%/status}
-		_pp=$(awk '/^PPid:/ { print $2 }' "$_s" 2> /dev/null)
-		case " $pids " in *" $_p "*|*" $_pp "*) ;; *) continue ;; esac
-		diag "stuck: $_p $(tr '\0' ' ' < /proc/$_p/cmdline 2> /dev/null | cut -c1-80) wchan=$(cat /proc/$_p/wchan 2> /dev/null)"
-		head -n 12 /proc/$_p/stack 2> /dev/null | while read -r _l; do diag "  $_l"; done
-	done
-}
 # shellcheck disable=SC2086
 if wait_for $((SECS + $(pc_scaled 60))) gone $pids; then
 	ok "the workers finish ($SECS s)"
 else
 	not_ok "the workers finish ($SECS s)"
-	stuck
+	# shellcheck disable=SC2086
+	pc_stuck $pids
 	# shellcheck disable=SC2086
 	kill -9 $pids 2> /dev/null
 fi
