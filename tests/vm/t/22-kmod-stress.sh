@@ -116,7 +116,8 @@ tracer() {
 		6) op hist sh -c "echo 'hist:keys=common_pid' > $ev/trigger"
 		   sleep 0.3
 		   op hist-rm sh -c "echo '!hist:keys=common_pid' > $ev/trigger" ;;
-		7) op bpf $PCF/pc_bpfcount -o /dev/null rs:e$e common_pid -t 1 ;;
+		7) e=$((e - e % 2))	# an even event: its field is a
+		   op bpf $PCF/pc_bpfcount -o /dev/null rs:e$e a -t 1 ;;
 		*) op unmodified true ;;
 		esac
 	done
@@ -147,7 +148,7 @@ hitter() {
 
 unloader() {
 	while [ "$(date +%s)" -lt "$END" ]; do
-		sleep 1
+		sleep 3
 		if rmmod probecache 2> /dev/null; then
 			echo "rmmod ok" >> "$D/ops.$W"
 			op insmod pc_load
