@@ -50,19 +50,6 @@ static LIST_HEAD(pc_writers);
 static DEFINE_MUTEX(pc_writers_lock);
 static unsigned int pc_nr_writers;
 
-int pc_err_set(struct pc_err *err, int ret, const char *field,
-	       const char *fmt, ...)
-{
-	va_list ap;
-
-	err->col = 0;
-	err->field = field;
-	va_start(ap, fmt);
-	vscnprintf(err->why, sizeof(err->why), fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
 /* The next space-separated token at or after *@pos; false at the end. */
 static bool pc_token(const char *s, size_t len, size_t *pos, size_t *start,
 		     size_t *end)
@@ -477,15 +464,4 @@ ssize_t pc_last_error_show(char *buf)
 	n = pc_last_error[0] ? sysfs_emit(buf, "%s\n", pc_last_error) : 0;
 	spin_unlock(&pc_last_error_lock);
 	return n;
-}
-
-/*
- * A consumer (ftrace enable, perf open) could not arm @p: the log names the
- * probe. Not last_error, which answers the writers of control; rate-limited,
- * as any user who may enable events can make it print.
- */
-void pc_report(const struct pc_probe *p, const struct pc_err *err)
-{
-	pr_warn_ratelimited("%s: cannot arm: %s: %s\n", p->name, err->field,
-			    err->why);
 }

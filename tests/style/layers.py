@@ -26,7 +26,7 @@ the units whose headers it includes. Unit A depends on unit B when a file of A
 includes B's header that way. A circle is a cycle of that relation: A's files
 include B's header and B's files include A's header, or the same through more
 units. What one shared header declares for many units (kmod/pc.h declares
-control.c's pc_err_set as well as arm.c's functions; user/lib/dwarf_int.h
+probe.c's functions as well as arm.c's; user/lib/dwarf_int.h
 lends functions between the dwarf*.c units) is not seen by this rule: those
 call circles are kept out by the layout of the code, not by this check.
 
