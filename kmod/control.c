@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /sys/kernel/probecache/control: split what was written into lines and
- * dispatch each to the parser (record.c) and the probe table (probe.c).
+ * dispatch each to the parser (record.c) and the probe table (probe.c);
+ * errors are reported through err.c.
  * Write semantics are documented in include/uapi/linux/probecache.h.
  */
 #include <linux/capability.h>
@@ -9,105 +10,19 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
-#include <linux/spinlock.h>
 #include <linux/string.h>
-#include <linux/sysfs.h>
 
 #include "pc.h"
+#include "writer.h"
 
 /* The probe table: see pc.h. */
 DEFINE_MUTEX(pc_lock);
-
-/* last_error: a spinlock, so reading it never waits for a verification. */
-static DEFINE_SPINLOCK(pc_last_error_lock);
-static char pc_last_error[PC_WHY_MAX + 128];
-
-/*
- * Per-writer state: the open file whose write()s we are consuming, where its
- * next write() must start to continue them, the number of the line being
- * assembled (from offset 0, across write()s, for last_error), and the part
- * of that line received so far (text after the last '\n' of a write()).
- *
- * sysfs gives a bin attribute no open or release hook, so a writer is found
- * by its struct file, which we hold a reference on: the key cannot be freed
- * and reused while we keep its state. A writer whose file only we still
- * hold has been closed; it is reaped when the next new writer comes, or at
- * unload. Writers run in parallel; one writer's write()s are serialized.
- */
-struct pc_writer {
-	struct list_head node;		/* pc_writers, under pc_writers_lock */
-	struct mutex lock;
-	struct file *file;		/* referenced */
-	loff_t next_off;
-	unsigned int line;
-	size_t plen;
-	char pend[PAGE_SIZE];
-};
 
 #define PC_MAX_WRITERS	64
 
 static LIST_HEAD(pc_writers);
 static DEFINE_MUTEX(pc_writers_lock);
 static unsigned int pc_nr_writers;
-
-/* The next space-separated token at or after *@pos; false at the end. */
-static bool pc_token(const char *s, size_t len, size_t *pos, size_t *start,
-		     size_t *end)
-{
-	size_t i = *pos;
-
-	while (i < len && s[i] == ' ')
-		i++;
-	if (i == len)
-		return false;
-	*start = i;
-	while (i < len && s[i] != ' ')
-		i++;
-	*end = i;
-	*pos = i;
-	return true;
-}
-
-/* 0-based token index of @field in a line the parser accepted, or -1. */
-static int pc_field_token(const struct pc_command *cmd, const char *field)
-{
-	unsigned int n;
-
-	if (!strcmp(field, "event") || !strcmp(field, "group"))
-		return 1;
-	if (!strcmp(field, "build-id"))
-		return 2;
-	if (!strcmp(field, "path") || !strcmp(field, "offset") ||
-	    !strcmp(field, "ref_ctr"))
-		return 3;
-	if (!strcmp(field, "pid"))
-		return 4;
-	if (sscanf(field, "arg%u", &n) == 1 && n >= 1)
-		return 3 + (cmd->rec.pid ? 1 : 0) + n;
-	return -1;
-}
-
-/* 1-based column where a kernel-side check found @field wrong. */
-static unsigned int pc_field_col(const char *line, size_t len,
-				 const struct pc_command *cmd,
-				 const char *field)
-{
-	int want = pc_field_token(cmd, field), i = 0;
-	size_t pos = 0, s = 0, e = 0;
-	const char *paren;
-
-	while (want >= 0 && pc_token(line, len, &pos, &s, &e) && i < want)
-		i++;
-	if (want < 0 || i != want)
-		return 1;
-	if (!strcmp(field, "offset"))
-		return s + cmd->rec.path_len + 2;
-	if (!strcmp(field, "ref_ctr")) {
-		paren = memchr(line + s, '(', e - s);
-		return paren ? paren - line + 2 : s + 1;
-	}
-	return s + 1;
-}
 
 /* Verify an add line's record and queue it on @batch. */
 static int pc_apply_add(const struct pc_record *rec, struct pc_batch *batch,
@@ -159,17 +74,6 @@ static int pc_apply_line(const char *line, size_t len, struct pc_command *cmd,
 	if (ret && !err->col)
 		err->col = pc_field_col(line, len, cmd, err->field);
 	return ret;
-}
-
-static void pc_ctl_error(const struct pc_writer *w, const struct pc_err *err)
-{
-	char msg[sizeof(pc_last_error)];
-
-	scnprintf(msg, sizeof(msg), "line %u col %u: %s: %s", w->line, err->col,
-		  err->field ? err->field : "line", err->why);
-	spin_lock(&pc_last_error_lock);
-	strscpy(pc_last_error, msg, sizeof(pc_last_error));
-	spin_unlock(&pc_last_error_lock);
 }
 
 static int pc_ctl_too_long(const struct pc_writer *w, size_t len,
@@ -454,14 +358,4 @@ ssize_t pc_control_write(struct file *file, const char *buf, loff_t off,
 	mutex_unlock(&w->lock);
 	kfree(cmd);
 	return ret;
-}
-
-ssize_t pc_last_error_show(char *buf)
-{
-	ssize_t n;
-
-	spin_lock(&pc_last_error_lock);
-	n = pc_last_error[0] ? sysfs_emit(buf, "%s\n", pc_last_error) : 0;
-	spin_unlock(&pc_last_error_lock);
-	return n;
 }

@@ -282,7 +282,6 @@ void pc_sysfs_exit(void);
 /* control.c */
 ssize_t pc_control_write(struct file *file, const char *buf, loff_t off,
 			 size_t count);
-ssize_t pc_last_error_show(char *buf);
 void pc_control_exit(void);
 
 #endif /* _PC_MODULE_H */
