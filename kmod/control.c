@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /sys/kernel/probecache/control: split what was written into lines and
- * dispatch each to the parser (record.c) and the probe table (probe.c);
- * errors are reported through err.c.
+ * dispatch each to the parser (record.c) and the probe table (probe.c); add
+ * lines are batched (batch.c), errors reported through err.c.
  * Write semantics are documented in include/uapi/linux/probecache.h.
  */
 #include <linux/capability.h>
@@ -14,6 +14,7 @@
 
 #include "pc.h"
 #include "writer.h"
+#include "batch.h"
 
 /* The probe table: see pc.h. */
 DEFINE_MUTEX(pc_lock);
@@ -121,67 +122,6 @@ static int pc_ctl_line(struct pc_writer *w, const char *buf, size_t len,
 	return len ? pc_apply_line(line, len, cmd, batch, err) : 0;
 }
 
-/* An add line wholly inside this write(): it can wait for the flush. */
-static bool pc_ctl_batchable(const struct pc_writer *w, const char *s,
-			     size_t len)
-{
-	size_t i = 0;
-
-	while (i < len && s[i] == ' ')
-		i++;
-	return !w->plen && len - i > 4 && !memcmp(s + i, "add ", 4);
-}
-
-/*
- * An add line that began in an earlier write() is published at once: its
- * start cannot be rewound to. Rejected like any line, held part kept.
- */
-static int pc_ctl_publish_now(struct pc_writer *w, size_t len,
-			      struct pc_batch *batch, struct pc_command *cmd,
-			      struct pc_err *err)
-{
-	unsigned int failed;
-	int ret;
-
-	ret = pc_probe_publish(batch, &failed, err);
-	pc_batch_put(batch, failed);
-	if (!ret)
-		return 0;
-	memset(cmd, 0, sizeof(*cmd));
-	err->col = pc_field_col(w->pend, w->plen + len, cmd, err->field);
-	return ret;
-}
-
-/*
- * Publish the add lines queued on @batch (one trace event operation for
- * all). If one fails, it and the lines after it are not applied: rewind
- * *@done and the line count to it, as if it had been rejected when read.
- */
-static int pc_ctl_flush(struct pc_writer *w, const char *buf,
-			struct pc_batch *batch, struct pc_command *cmd,
-			size_t *done)
-{
-	struct pc_err err = {};
-	struct pc_batch_ent *e;
-	unsigned int failed;
-	int ret;
-
-	if (!batch->n)
-		return 0;
-	ret = pc_probe_publish(batch, &failed, &err);
-	if (ret) {
-		e = &batch->ent[failed];
-		*done = e->start;
-		w->line = e->line;
-		w->plen = 0;
-		memset(cmd, 0, sizeof(*cmd));
-		err.col = pc_field_col(buf + e->start, e->len, cmd, err.field);
-		pc_ctl_error(w, &err);
-	}
-	pc_batch_put(batch, failed);
-	return ret;
-}
-
 static void pc_writer_free(struct pc_writer *w)
 {
 	list_del(&w->node);
@@ -255,17 +195,6 @@ static bool pc_ctl_capable(const struct file *file)
 	return perfmon_capable() &&
 	       (file_ns_capable(file, &init_user_ns, CAP_PERFMON) ||
 		file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN));
-}
-
-/* Note where @batch's newest add line is: a failed publish rewinds there. */
-static void pc_ctl_mark(const struct pc_writer *w, struct pc_batch *batch,
-			size_t start, size_t len)
-{
-	struct pc_batch_ent *e = &batch->ent[batch->n - 1];
-
-	e->line = w->line;
-	e->start = start;
-	e->len = len;
 }
 
 /*

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A writer of /sys/kernel/probecache/control: control.c keeps it, err.c
- * names its line in last_error. A header of its own so that err.c does not
- * need control.c's.
+ * A writer of /sys/kernel/probecache/control: control.c keeps it, batch.c
+ * rewinds it to an add line that failed to publish, err.c names its line
+ * in last_error. A header of its own so that neither of those two needs
+ * control.c's.
  */
 #ifndef _PC_WRITER_H
 #define _PC_WRITER_H
