@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /sys/kernel/probecache/control: split what was written into lines and
- * dispatch each to the parser (record.c) and the probe table (probe.c).
+ * dispatch each to the parser (record.c) and the probe table (probe.c); add
+ * lines are batched (batch.c), errors reported through err.c.
  * Write semantics are documented in include/uapi/linux/probecache.h.
  */
 #include <linux/capability.h>
@@ -9,118 +10,20 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
-#include <linux/spinlock.h>
 #include <linux/string.h>
-#include <linux/sysfs.h>
 
 #include "pc.h"
+#include "writer.h"
+#include "batch.h"
 
 /* The probe table: see pc.h. */
 DEFINE_MUTEX(pc_lock);
-
-/* last_error: a spinlock, so reading it never waits for a verification. */
-static DEFINE_SPINLOCK(pc_last_error_lock);
-static char pc_last_error[PC_WHY_MAX + 128];
-
-/*
- * Per-writer state: the open file whose write()s we are consuming, where its
- * next write() must start to continue them, the number of the line being
- * assembled (from offset 0, across write()s, for last_error), and the part
- * of that line received so far (text after the last '\n' of a write()).
- *
- * sysfs gives a bin attribute no open or release hook, so a writer is found
- * by its struct file, which we hold a reference on: the key cannot be freed
- * and reused while we keep its state. A writer whose file only we still
- * hold has been closed; it is reaped when the next new writer comes, or at
- * unload. Writers run in parallel; one writer's write()s are serialized.
- */
-struct pc_writer {
-	struct list_head node;		/* pc_writers, under pc_writers_lock */
-	struct mutex lock;
-	struct file *file;		/* referenced */
-	loff_t next_off;
-	unsigned int line;
-	size_t plen;
-	char pend[PAGE_SIZE];
-};
 
 #define PC_MAX_WRITERS	64
 
 static LIST_HEAD(pc_writers);
 static DEFINE_MUTEX(pc_writers_lock);
 static unsigned int pc_nr_writers;
-
-int pc_err_set(struct pc_err *err, int ret, const char *field,
-	       const char *fmt, ...)
-{
-	va_list ap;
-
-	err->col = 0;
-	err->field = field;
-	va_start(ap, fmt);
-	vscnprintf(err->why, sizeof(err->why), fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
-/* The next space-separated token at or after *@pos; false at the end. */
-static bool pc_token(const char *s, size_t len, size_t *pos, size_t *start,
-		     size_t *end)
-{
-	size_t i = *pos;
-
-	while (i < len && s[i] == ' ')
-		i++;
-	if (i == len)
-		return false;
-	*start = i;
-	while (i < len && s[i] != ' ')
-		i++;
-	*end = i;
-	*pos = i;
-	return true;
-}
-
-/* 0-based token index of @field in a line the parser accepted, or -1. */
-static int pc_field_token(const struct pc_command *cmd, const char *field)
-{
-	unsigned int n;
-
-	if (!strcmp(field, "event") || !strcmp(field, "group"))
-		return 1;
-	if (!strcmp(field, "build-id"))
-		return 2;
-	if (!strcmp(field, "path") || !strcmp(field, "offset") ||
-	    !strcmp(field, "ref_ctr"))
-		return 3;
-	if (!strcmp(field, "pid"))
-		return 4;
-	if (sscanf(field, "arg%u", &n) == 1 && n >= 1)
-		return 3 + (cmd->rec.pid ? 1 : 0) + n;
-	return -1;
-}
-
-/* 1-based column where a kernel-side check found @field wrong. */
-static unsigned int pc_field_col(const char *line, size_t len,
-				 const struct pc_command *cmd,
-				 const char *field)
-{
-	int want = pc_field_token(cmd, field), i = 0;
-	size_t pos = 0, s = 0, e = 0;
-	const char *paren;
-
-	while (want >= 0 && pc_token(line, len, &pos, &s, &e) && i < want)
-		i++;
-	if (want < 0 || i != want)
-		return 1;
-	if (!strcmp(field, "offset"))
-		return s + cmd->rec.path_len + 2;
-	if (!strcmp(field, "ref_ctr")) {
-		paren = memchr(line + s, '(', e - s);
-		return paren ? paren - line + 2 : s + 1;
-	}
-	return s + 1;
-}
 
 /* Verify an add line's record and queue it on @batch. */
 static int pc_apply_add(const struct pc_record *rec, struct pc_batch *batch,
@@ -174,17 +77,6 @@ static int pc_apply_line(const char *line, size_t len, struct pc_command *cmd,
 	return ret;
 }
 
-static void pc_ctl_error(const struct pc_writer *w, const struct pc_err *err)
-{
-	char msg[sizeof(pc_last_error)];
-
-	scnprintf(msg, sizeof(msg), "line %u col %u: %s: %s", w->line, err->col,
-		  err->field ? err->field : "line", err->why);
-	spin_lock(&pc_last_error_lock);
-	strscpy(pc_last_error, msg, sizeof(pc_last_error));
-	spin_unlock(&pc_last_error_lock);
-}
-
 static int pc_ctl_too_long(const struct pc_writer *w, size_t len,
 			   struct pc_err *err)
 {
@@ -228,67 +120,6 @@ static int pc_ctl_line(struct pc_writer *w, const char *buf, size_t len,
 		len += w->plen;
 	}
 	return len ? pc_apply_line(line, len, cmd, batch, err) : 0;
-}
-
-/* An add line wholly inside this write(): it can wait for the flush. */
-static bool pc_ctl_batchable(const struct pc_writer *w, const char *s,
-			     size_t len)
-{
-	size_t i = 0;
-
-	while (i < len && s[i] == ' ')
-		i++;
-	return !w->plen && len - i > 4 && !memcmp(s + i, "add ", 4);
-}
-
-/*
- * An add line that began in an earlier write() is published at once: its
- * start cannot be rewound to. Rejected like any line, held part kept.
- */
-static int pc_ctl_publish_now(struct pc_writer *w, size_t len,
-			      struct pc_batch *batch, struct pc_command *cmd,
-			      struct pc_err *err)
-{
-	unsigned int failed;
-	int ret;
-
-	ret = pc_probe_publish(batch, &failed, err);
-	pc_batch_put(batch, failed);
-	if (!ret)
-		return 0;
-	memset(cmd, 0, sizeof(*cmd));
-	err->col = pc_field_col(w->pend, w->plen + len, cmd, err->field);
-	return ret;
-}
-
-/*
- * Publish the add lines queued on @batch (one trace event operation for
- * all). If one fails, it and the lines after it are not applied: rewind
- * *@done and the line count to it, as if it had been rejected when read.
- */
-static int pc_ctl_flush(struct pc_writer *w, const char *buf,
-			struct pc_batch *batch, struct pc_command *cmd,
-			size_t *done)
-{
-	struct pc_err err = {};
-	struct pc_batch_ent *e;
-	unsigned int failed;
-	int ret;
-
-	if (!batch->n)
-		return 0;
-	ret = pc_probe_publish(batch, &failed, &err);
-	if (ret) {
-		e = &batch->ent[failed];
-		*done = e->start;
-		w->line = e->line;
-		w->plen = 0;
-		memset(cmd, 0, sizeof(*cmd));
-		err.col = pc_field_col(buf + e->start, e->len, cmd, err.field);
-		pc_ctl_error(w, &err);
-	}
-	pc_batch_put(batch, failed);
-	return ret;
 }
 
 static void pc_writer_free(struct pc_writer *w)
@@ -364,17 +195,6 @@ static bool pc_ctl_capable(const struct file *file)
 	return perfmon_capable() &&
 	       (file_ns_capable(file, &init_user_ns, CAP_PERFMON) ||
 		file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN));
-}
-
-/* Note where @batch's newest add line is: a failed publish rewinds there. */
-static void pc_ctl_mark(const struct pc_writer *w, struct pc_batch *batch,
-			size_t start, size_t len)
-{
-	struct pc_batch_ent *e = &batch->ent[batch->n - 1];
-
-	e->line = w->line;
-	e->start = start;
-	e->len = len;
 }
 
 /*
@@ -467,25 +287,4 @@ ssize_t pc_control_write(struct file *file, const char *buf, loff_t off,
 	mutex_unlock(&w->lock);
 	kfree(cmd);
 	return ret;
-}
-
-ssize_t pc_last_error_show(char *buf)
-{
-	ssize_t n;
-
-	spin_lock(&pc_last_error_lock);
-	n = pc_last_error[0] ? sysfs_emit(buf, "%s\n", pc_last_error) : 0;
-	spin_unlock(&pc_last_error_lock);
-	return n;
-}
-
-/*
- * A consumer (ftrace enable, perf open) could not arm @p: the log names the
- * probe. Not last_error, which answers the writers of control; rate-limited,
- * as any user who may enable events can make it print.
- */
-void pc_report(const struct pc_probe *p, const struct pc_err *err)
-{
-	pr_warn_ratelimited("%s: cannot arm: %s: %s\n", p->name, err->field,
-			    err->why);
 }

@@ -38,19 +38,8 @@ extern struct list_head pc_probe_list;	/* definition order, under pc_lock */
 /* PC_ELF_MACHINE: the only ELF machine accepted, the one whose pt_regs we read. */
 #include "regs.h"
 
-#define PC_WHY_MAX	256
-
-/* Why a line was rejected; col 0 means "find the column from @field". */
-struct pc_err {
-	unsigned int col;
-	const char *field;
-	char why[PC_WHY_MAX];
-};
-
-/* Fill @err and return @ret, so error paths read "return pc_err_set(...)". */
-__printf(4, 5)
-int pc_err_set(struct pc_err *err, int ret, const char *field,
-	       const char *fmt, ...);
+/* Why a line was rejected (struct pc_err, pc_err_set(), pc_report()). */
+#include "err.h"
 
 /*
  * A probe's life: defined (verified, trace event visible, nothing in any
@@ -293,8 +282,6 @@ void pc_sysfs_exit(void);
 /* control.c */
 ssize_t pc_control_write(struct file *file, const char *buf, loff_t off,
 			 size_t count);
-ssize_t pc_last_error_show(char *buf);
 void pc_control_exit(void);
-void pc_report(const struct pc_probe *p, const struct pc_err *err);
 
 #endif /* _PC_MODULE_H */

@@ -61,7 +61,7 @@ uninstall:
 dkms-src:
 	rm -rf $(PC_DKMS_SRC)
 	$(INSTALL) -d $(PC_DKMS_SRC)
-	cp -a kmod include dkms.conf $(PC_DKMS_SRC)/
+	cp -a kmod common include dkms.conf $(PC_DKMS_SRC)/
 	find $(PC_DKMS_SRC) \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \
 		-o -name '*.symvers' -o -name '*.order' \) -delete
 

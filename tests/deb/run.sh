@@ -55,17 +55,19 @@ perm() { dpkg-deb -c "$1" | awk -v p="./$2" '$6 == p { print $1, $2 }'; }
 
 ## ---- probecache-dkms: the module source and dkms.conf under /usr/src
 src=usr/src/probecache-$ver
-want=$( (cd "$top" && ls kmod/*.[ch] kmod/Kbuild kmod/Makefile) | sed "s|^|$src/|"
+want=$( (cd "$top" && ls kmod/*.[ch] kmod/Kbuild kmod/Makefile common/*.[ch]) | sed "s|^|$src/|"
 	echo "$src/dkms.conf"
 	echo "$src/include/uapi/linux/probecache.h"
 	printf 'usr/share/doc/probecache-dkms/%s\n' changelog.Debian.gz copyright
 	echo usr/share/lintian/overrides/probecache-dkms)
-check_eq "probecache-dkms files: the kmod sources, UAPI header and dkms.conf" \
+check_eq "probecache-dkms files: the kmod and common sources, UAPI header and dkms.conf" \
 	"$(echo "$want" | sort)" "$(files "$dkms_deb")"
 dpkg-deb -x "$dkms_deb" "$tmp/dkms"
 check "  $src/dkms.conf is the repository's" cmp "$top/dkms.conf" "$tmp/dkms/$src/dkms.conf"
 check "  its kmod/ sources are the repository's" diff -r -x '*.o' -x '*.ko' -x '*.mod*' \
 	-x '.*' -x '*.order' -x '*.symvers' "$top/kmod" "$tmp/dkms/$src/kmod"
+check "  its common/ sources are the repository's" diff -r -x '*.o' -x '.*' \
+	"$top/common" "$tmp/dkms/$src/common"
 check_eq "  Architecture" "all" "$(dpkg-deb -f "$dkms_deb" Architecture)"
 check "  Depends on dkms" sh -c "dpkg-deb -f '$dkms_deb' Depends | grep -q '^dkms'"
 dpkg-deb -e "$dkms_deb" "$tmp/dkms-ctl"

@@ -3,7 +3,7 @@
  * libFuzzer target for user/lib/argspec.c. Input: one selector byte (bits 0-1:
  * x86-64, i386, aarch64, other; bit 2: ET_EXEC), then the arg text.
  * Besides memory safety it checks that whatever record FETCHARG we emit for
- * x86 is accepted by the module's own parser (kmod/record.c), and that the
+ * x86 is accepted by the module's own parser (common/record.c), and that the
  * outputs are NUL-terminated inside their buffers.
  */
 #include <errno.h>

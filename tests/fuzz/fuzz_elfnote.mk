@@ -1,1 +1,1 @@
-fuzz_elfnote_SRCS := ../../kmod/elfnote.c
+fuzz_elfnote_SRCS := ../../common/elfnote.c

@@ -1,1 +1,1 @@
-fuzz_record_SRCS := ../../kmod/record.c
+fuzz_record_SRCS := ../../common/record.c

@@ -199,7 +199,7 @@ layers_fails() {
 }
 tree=$tmp/tree
 mkdir -p "$tree"
-cp -a "$top/include" "$top/kmod" "$top/user" "$tree/"
+cp -a "$top/include" "$top/common" "$top/kmod" "$top/user" "$tree/"
 layers "$tree"
 check_eq "layers: the tree's copy passes as it is" "0 circles: 0" "$rc $(grep '^circles:' <<< "$out")"
 cp -a "$tree" "$tmp/circle"

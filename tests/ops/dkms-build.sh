@@ -15,7 +15,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 src=$tmp/src/probecache-$ver
 mkdir -p "$src" "$tmp/tree" "$tmp/install" "$out"
-cp -a "$top/kmod" "$top/include" "$top/dkms.conf" "$src/"
+cp -a "$top/kmod" "$top/common" "$top/include" "$top/dkms.conf" "$src/"
 find "$src" \( -name '*.o' -o -name '*.ko' -o -name '*.mod*' -o -name '.*.cmd' \
 	-o -name '*.symvers' -o -name '*.order' \) -delete
 d="dkms --dkmstree $tmp/tree --sourcetree $tmp/src --installtree $tmp/install"

@@ -310,10 +310,11 @@ if [ -n "$kver" ]; then
 		not_ok "make dkms-install (private DKMS tree, $kver)"
 		tail -n 20 "$d.log" | sed 's/^/#   /'
 	fi
-	check "  source tree /usr/src/probecache-$ver has kmod/, include/, dkms.conf" \
+	check "  source tree /usr/src/probecache-$ver has kmod/, common/, include/, dkms.conf" \
 		test -f "$d/root/usr/src/probecache-$ver/dkms.conf" -a \
 		-f "$d/root/usr/src/probecache-$ver/include/uapi/linux/probecache.h" -a \
-		-f "$d/root/usr/src/probecache-$ver/kmod/Kbuild"
+		-f "$d/root/usr/src/probecache-$ver/kmod/Kbuild" -a \
+		-f "$d/root/usr/src/probecache-$ver/common/record.c"
 	ko=$(find "$d/inst/$kver" -name 'probecache.ko*' | head -n 1)
 	check_eq "  installed under /lib/modules/$kver/updates" "yes" \
 		"$(case "$ko" in "$d/inst/$kver/updates/"*) echo yes ;; *) echo "no: $ko" ;; esac)"

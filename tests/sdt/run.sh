@@ -7,7 +7,7 @@
 #   - the CLI (`scan` + `list --format=uprobe`), once scan/list are built.
 # The record form must carry every arg of every note, equal what this test translates
 # from `readelf -n` itself (tests/sdt/oracle.awk), and be accepted by the module's own
-# parser (kmod/record.c); args perf drops are counted.
+# parser (common/record.c); args perf drops are counted.
 #
 # Environment: SDT_BINS="bin..." overrides the binary list (then no note counts
 # are checked); PERF (default perf).
@@ -34,9 +34,9 @@ fi
 
 dump=$tmp/sdtdump
 if ! gcc -O1 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
-	-fsanitize=address,undefined -fno-sanitize-recover=all -I"$top/include/uapi" -I"$top/kmod" -I"$top/user/lib" \
+	-fsanitize=address,undefined -fno-sanitize-recover=all -I"$top/include/uapi" -I"$top/common" -I"$top/user/lib" \
 	-o "$dump" "$top/tests/sdt/sdtdump.c" "$top/user/lib/sdt.c" "$top/user/lib/argspec.c" \
-	"$top/user/lib/sdtnote.c" "$top/user/lib/util.c" "$top/user/lib/file.c" "$top/kmod/record.c" -lelf 2> "$tmp/cc.log"; then
+	"$top/user/lib/sdtnote.c" "$top/user/lib/util.c" "$top/user/lib/file.c" "$top/common/record.c" -lelf 2> "$tmp/cc.log"; then
 	not_ok "build sdtdump"
 	sed 's/^/#   /' "$tmp/cc.log" | head -n 30
 	tap_done
@@ -153,11 +153,11 @@ check_binary() {
 	fi
 	parity "$bin (sdt.c)" "$tmp/ours.uprobe" "$tmp/perf.txt"
 
-	# Record form: every arg of every note, accepted by kmod/record.c.
+	# Record form: every arg of every note, accepted by common/record.c.
 	if "$dump" -c "$real" > "$tmp/ours.rec" 2> "$tmp/rec.err"; then
-		ok "$bin: every record line accepted by kmod/record.c"
+		ok "$bin: every record line accepted by common/record.c"
 	else
-		not_ok "$bin: kmod/record.c refuses record lines"
+		not_ok "$bin: common/record.c refuses record lines"
 		sed 's/^/#   /' "$tmp/rec.err" | head -n 10
 	fi
 	grep -v '^#' "$tmp/ours.rec" > "$tmp/ours.rec2"
@@ -329,9 +329,9 @@ check_fixture() {
 		sed 's/^/#   /' "$tmp/fx.diff" | head -n 30
 	fi
 	if "$dump" -c "$bin" > /dev/null 2> "$tmp/fx.err"; then
-		ok "$v: every record line accepted by kmod/record.c ($arch registers)"
+		ok "$v: every record line accepted by common/record.c ($arch registers)"
 	else
-		not_ok "$v: kmod/record.c refuses record lines"
+		not_ok "$v: common/record.c refuses record lines"
 		grep 'record refused' "$tmp/fx.err" | sed 's/^/#   /' | head -n 10
 	fi
 	[ "$arch" = aarch64 ] && return

@@ -3,7 +3,7 @@
  * sdtdump [-r|-c] BIN: print what pc_sdt_read() makes of BIN, one line per
  * note, in perf's uprobe_events form (default) or with record args (-r).
  * -c also feeds every note's "add" record line to the module's own parser
- * (kmod/record.c) with the register names of BIN's machine (the host's for
+ * (common/record.c) with the register names of BIN's machine (the host's for
  * one without its own, i386) and exits 1 if it refuses one. Lets the parity
  * suite and the fixture tests look at user/lib/sdt.c without the cache.
  */

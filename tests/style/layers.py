@@ -1,31 +1,32 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """The layers of the tree and the include circles between its units, from the
-#include "..." lines of kmod/ and user/ (tests/style/run.sh; tests/harness plants
+#include "..." lines of common/, kmod/ and user/ (tests/style/run.sh; tests/harness plants
 a circle in a copy of the tree and expects this to fail).
 
 usage: layers.py [TOP]      (TOP: the tree, default this checkout)
 
-Layers, bottom to top: include/uapi, kmod, user/lib, user/cmd. A file is in the
-layer of its folder; a .c or .h anywhere else under user/ is in no layer (fails).
+Layers, bottom to top: include/uapi, common (the parsers both the module and the
+CLI compile), kmod, user/lib, user/cmd. A file is in the layer of its folder; a .c
+or .h anywhere else under user/ is in no layer (fails).
 
 An include "NAME" resolves as the compiler would find it: the including file's
-own folder first, then, for user/ files, user/lib, user/cmd, kmod and include/uapi
-(in that order: user/lib/pc.h before kmod/pc.h), for kmod/ files include/uapi.
-user/cmd is on that list although user/Makefile does not put it on the include
-path, so that a library naming a command header is reported here and not only
-refused by the compiler. An include that resolves to no file of the tree is
-not counted (none of kmod/ or user/ is expected to have one).
+own folder first, then, for user/ files, user/lib, user/cmd, common and
+include/uapi, for kmod/ files common and include/uapi, for common/ files
+include/uapi. user/cmd is on that list although user/Makefile does not put it
+on the include path, so that a library naming a command header is reported here
+and not only refused by the compiler. An include that resolves to no file of
+the tree is not counted (none of common/, kmod/ or user/ is expected to have one).
 
 A unit is a folder's X.c together with its X.h. A header with no .c of its
 name in its folder (user/lib/pc.h, user/lib/dwarf_int.h, user/cmd/builtin.h,
-kmod/pc.h, kmod/regs.h, kmod/pc_types.h) holds no code and is no unit: it
+kmod/pc.h, kmod/regs.h, common/pc_types.h) holds no code and is no unit: it
 stands for what it includes, so a unit that includes it includes, through it,
 the units whose headers it includes. Unit A depends on unit B when a file of A
 includes B's header that way. A circle is a cycle of that relation: A's files
 include B's header and B's files include A's header, or the same through more
 units. What one shared header declares for many units (kmod/pc.h declares
-control.c's pc_err_set as well as arm.c's functions; user/lib/dwarf_int.h
+probe.c's functions as well as arm.c's; user/lib/dwarf_int.h
 lends functions between the dwarf*.c units) is not seen by this rule: those
 call circles are kept out by the layout of the code, not by this check.
 
@@ -42,10 +43,11 @@ import re
 import sys
 
 MAX_UP = 3
-LAYERS = ["include/uapi", "kmod", "user/lib", "user/cmd"]  # bottom to top
+LAYERS = ["include/uapi", "common", "kmod", "user/lib", "user/cmd"]  # bottom to top
 SEARCH = {
-    "user": ["user/lib", "user/cmd", "kmod", "include/uapi"],
-    "kmod": ["include/uapi"],
+    "user": ["user/lib", "user/cmd", "common", "include/uapi"],
+    "kmod": ["common", "include/uapi"],
+    "common": ["include/uapi"],
     "include": [],
 }
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -62,7 +64,7 @@ def main():
     top = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                           os.path.join(os.path.dirname(__file__), "..", ".."))
     files = []
-    for base in ("include/uapi", "kmod", "user"):
+    for base in ("include/uapi", "common", "kmod", "user"):
         for d, _, names in os.walk(os.path.join(top, base)):
             for n in sorted(names):
                 if n.endswith((".c", ".h")):

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Style gates for the module: checkpatch.pl (from Debian's linux-source-6.1) clean on
-# every kmod/ file, and kernel-version logic only in kmod/compat.h. The layers of the
-# tree and the include circles between its units (tests/style/layers.py, rule there).
+# every kmod/ and common/ file (common/: the parsers the module shares with the CLI),
+# and kernel-version logic only in kmod/compat.h. The layers of the tree and the
+# include circles between its units (tests/style/layers.py, rule there).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/lib/tap.sh"
@@ -16,7 +17,7 @@ if [ ! -x "$cp_dir/scripts/checkpatch.pl" ]; then
 		'*/scripts/const_structs.checkpatch'
 fi
 
-for f in "$top"/kmod/*.[ch] "$top"/kmod/Kbuild; do
+for f in "$top"/common/*.[ch] "$top"/kmod/*.[ch] "$top"/kmod/Kbuild; do
 	case "$f" in */Kbuild) continue ;; esac
 	rel=${f#"$top"/}
 	if out=$(cd "$cp_dir" && perl scripts/checkpatch.pl --no-tree -q --terse -f "$f" 2>&1); then
@@ -27,9 +28,10 @@ for f in "$top"/kmod/*.[ch] "$top"/kmod/Kbuild; do
 	fi
 done
 
-n=$(grep -l 'LINUX_VERSION_CODE\|KERNEL_VERSION(' "$top"/kmod/*.[ch] | grep -v '/compat\.h$' || true)
+n=$(grep -l 'LINUX_VERSION_CODE\|KERNEL_VERSION(' "$top"/common/*.[ch] "$top"/kmod/*.[ch] |
+	grep -v '/kmod/compat\.h$' || true)
 check_eq "version logic only in kmod/compat.h" "" "$n"
-n=$(grep -l '^#define pr_fmt' "$top"/kmod/*.[ch] || true)
+n=$(grep -l '^#define pr_fmt' "$top"/common/*.[ch] "$top"/kmod/*.[ch] || true)
 check_eq "pr_fmt only set in Kbuild" "" "$n"
 
 # The layers and include circles (rule and output: tests/style/layers.py; tests/harness
@@ -47,7 +49,7 @@ none_found() {
 	fi
 }
 none_found "layers: no library (user/lib) includes a command header (user/cmd)" "lib-includes-cmd: "
-none_found "layers: no include circle between units of kmod/ or user/" "circle: "
+none_found "layers: no include circle between units of common/, kmod/ or user/" "circle: "
 none_found "layers: every .c and .h of user/ is in user/cmd or user/lib" "no-layer: "
 n_up=$(grep '^upward-count: ' <<< "$layers" | awk '{ print $2 }')
 if [ -n "$n_up" ] && [ "$n_up" -le 3 ]; then

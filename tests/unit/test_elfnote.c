@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ELF parser (kmod/elfnote.c): synthetic images in all four class/byte
+ * ELF parser (common/elfnote.c): synthetic images in all four class/byte
  * order combinations, note layouts (4- and 8-byte aligned), hostile
  * headers, program headers and notes, and real binaries from disk whose
  * build-id is cross-checked with libelf and readelf.

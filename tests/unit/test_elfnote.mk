@@ -1,2 +1,2 @@
-test_elfnote_SRCS := ../../kmod/elfnote.c
+test_elfnote_SRCS := ../../common/elfnote.c
 test_elfnote_LIBS := -lelf

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Control-line parser (kmod/record.c): every fetcharg form with its parsed
+ * Control-line parser (common/record.c): every fetcharg form with its parsed
  * fields, whole records, rejections with field + column + reason, the
  * round trip through pc_format_args, and the small lookup helpers.
  */

@@ -1,1 +1,1 @@
-test_record_SRCS := ../../kmod/record.c
+test_record_SRCS := ../../common/record.c

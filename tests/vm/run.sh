@@ -98,8 +98,8 @@ write_budgets() { # DEST: the budget table /init reads
 
 build_all() {
 	rm -rf "$out/src" && mkdir -p "$out/src"
-	cp -a "$top/kmod" "$top/include" "$out/src/"
-	rm -f "$out/src/kmod/"*.o "$out/src/kmod/"*.ko
+	cp -a "$top/kmod" "$top/common" "$top/include" "$out/src/"
+	rm -f "$out/src/kmod/"*.o "$out/src/kmod/"*.ko "$out/src/common/"*.o
 	build_module "$top/kmod" "$out/src/kmod"
 	make -s -C "$top/user" > /dev/null
 	# The DKMS-built modules (tests/fixtures/ops_dkms.mk) the scripts run need: 61-dkms

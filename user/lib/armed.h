@@ -71,7 +71,7 @@ int pc_record_check(const char *line, size_t len, char *why, size_t whylen);
 struct pc_command;
 struct pc_parse_error;
 /*
- * kmod/record.c's pc_parse_command() with this host's register names, else
+ * common/record.c's pc_parse_command() with this host's register names, else
  * the first other machine's that accepts the line; @perr is the native
  * parse's error when none does.
  */

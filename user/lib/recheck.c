@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Checks a control line with the module's own parser (kmod/record.c) before
+ * Checks a control line with the module's own parser (common/record.c) before
  * it is printed or sent. Kept apart from builtin.h, whose struct pc_cmd shares the
  * tag namespace with record.h's enum pc_cmd.
  */
