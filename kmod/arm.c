@@ -184,7 +184,14 @@ static int pc_arm_check(struct pc_probe *p, struct pc_err *err)
 	if (atomic_read(&p->state) == PC_STATE_DEFINING)
 		return pc_err_set(err, -ENOENT, "event",
 				  "%s is still being defined", p->name);
-	if (atomic_read(&p->state) == PC_STATE_STALE)
+	/*
+	 * Only ctime moved (chmod, setcap, a relabel: size and mtime are the
+	 * verified ones)? The content may be the same, and re-proving below
+	 * reads it: a stale probe may then arm again. Anything else stays
+	 * stale for good.
+	 */
+	if (atomic_read(&p->state) == PC_STATE_STALE &&
+	    !pc_ident_ctime_only(&p->ident, p->inode))
 		return pc_err_set(err, -ESTALE, "path",
 				  "%s changed since %s was defined; delete and define it again",
 				  p->pathname, p->name);
@@ -194,6 +201,10 @@ static int pc_arm_check(struct pc_probe *p, struct pc_err *err)
 				  "%s is open for writing (or mapped shared and writable); it cannot be armed until the writer is gone",
 				  p->pathname);
 	what = pc_ident_changed(&p->ident, p->inode);
+	if (what && !strcmp(what, "ctime")) {
+		pc_ident_take(p->inode, &p->ident);
+		what = NULL;
+	}
 	if (what) {
 		pc_inode_allow_write(p->inode);
 		atomic_set(&p->state, PC_STATE_STALE);

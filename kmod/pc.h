@@ -172,6 +172,7 @@ int pc_reprove(const struct path *path, struct inode *inode,
 	       struct pc_err *err);
 int pc_ident_take(struct inode *inode, struct pc_ident *id);
 const char *pc_ident_changed(struct pc_ident *id, struct inode *inode);
+bool pc_ident_ctime_only(const struct pc_ident *id, struct inode *inode);
 
 /* probe.c: the table; add, del, clear and count take pc_lock themselves */
 extern unsigned int pc_nr_probes;

@@ -67,6 +67,14 @@ const char *pc_ident_changed(struct pc_ident *id, struct inode *inode)
 	return NULL;
 }
 
+/* Size and mtime as verified: at most ctime (or the link count) moved. */
+bool pc_ident_ctime_only(const struct pc_ident *id, struct inode *inode)
+{
+	struct timespec64 t = pc_inode_mtime(inode);
+
+	return i_size_read(inode) == id->size && timespec64_equal(&t, &id->mtime);
+}
+
 static int pc_read_at(struct file *f, void *buf, size_t len, u64 pos,
 		      const char *what, struct pc_err *err)
 {

@@ -108,7 +108,8 @@
  *    published: ENOENT; del of a probe anything holds: EBUSY; any operation
  *    while a trigger or eprobe holds probecache:probecache_ctl: EBUSY;
  *    add while the module is being unloaded: ENODEV; count of a probe whose
- *    file changed since add: ESTALE.
+ *    file changed since add: ESTALE (unless only its ctime moved, as chmod
+ *    or setcap move it: count then re-proves the content and arms).
  */
 #ifndef _UAPI_LINUX_PROBECACHE_H
 #define _UAPI_LINUX_PROBECACHE_H

@@ -14,7 +14,10 @@
 #     link count change: armed on bytes nobody verified (build B's int3 inside
 #     an instruction of build A);
 #  8. perf_event_open by a uid-0 task without any capability armed the probe;
-#  9. rmmod with probes defined: exit had to delete events tracers could hold.
+#  9. rmmod with probes defined: exit had to delete events tracers could hold;
+# 10. a fetch sleeping on a page fault (a userfaultfd page kept missing, as a
+#     stalled FUSE file would) held its CPU's scratch mutex: every other hit on
+#     that CPU waited behind it.
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
 kenv pc_sdt
@@ -114,7 +117,10 @@ if pc_events; then
 		> /tmp/lc.out 2>&1
 	check_eq "a fork in perf's tree after the probe went stale succeeds" "forked" "$(cat /tmp/lc.out)"
 	check_eq "  the probe is stale" "stale" "$(kget lc:inh state)"
-	kctl "del lc:inh"
+	# Only its ctime moved (chmod): count re-proves the content and arms it again.
+	check "count re-verifies a probe whose ctime alone moved" kctl "count lc:inh"
+	check_eq "  armed" "armed" "$(kget lc:inh state)"
+	kctl "nocount lc:inh" "del lc:inh"
 
 	# 8. perf needs CAP_PERFMON (or CAP_SYS_ADMIN), whatever perf_event_paranoid says.
 	par=$(cat /proc/sys/kernel/perf_event_paranoid)
@@ -142,6 +148,31 @@ check "count: refused (the build-id is B's now)" kfail "count lc:six"
 check "  last_error names the build-id" sh -c "grep -q 'build-id mismatch' $PC_SYSFS/last_error || ! cat $PC_SYSFS/last_error"
 check_eq "build B runs unharmed" "variant=b value=0x01020304" "$(/tmp/lc_rw)"
 kctl "nocount lc:six" "del lc:six" 2> /dev/null
+
+# 10. A hit whose fetch sleeps does not hold up the other hits on its CPU.
+if pc_events; then
+	kenv pc_harden
+	H=$PCF/pc_harden
+	hold=$(pc_scaled 6)
+	printf 'a string\000' > /tmp/lc_str
+	check "define lc/park (a string argument)" kctl "add p:lc/park $pc_harden_BUILD_ID $H:$pc_harden_OFF_pc_harden_str s=+0(%di):string"
+	echo > $TR/trace
+	echo 1 > "$(tev lc:park)/enable"
+	taskset -c 0 $H uffd-park "$hold" > /tmp/lc_park.out &
+	pk=$!
+	wait_for 10 grep -q parking /tmp/lc_park.out
+	sleep 1
+	t0=$(date +%s)
+	taskset -c 0 $H coldstr /tmp/lc_str > /dev/null
+	t1=$(date +%s)
+	check "a hit on the CPU where another hit's fetch sleeps ${hold} s: not held up ($((t1 - t0)) s)" \
+		test $((t1 - t0)) -lt $((hold / 2))
+	wait $pk
+	echo 0 > "$(tev lc:park)/enable"
+	check_eq "the parked process resumed" "parking resumed" "$(tr '\n' ' ' < /tmp/lc_park.out | sed 's/ $//')"
+	check_eq "  both hits traced" "2" "$(grep -c ' park: (0x' $TR/trace)"
+	kctl "del lc:park"
+fi
 
 # 9. A defined probe keeps the module loaded: exit never deletes an event.
 check "define lc/mod" kctl "add p:lc/mod $ADD" "count lc:mod"
