@@ -160,6 +160,12 @@ check_eq "a hung builder fails its suite at CACHE_TIMEOUT instead of hanging the
 	"1 1" "$rc $(grep -c "^not ok 1 - cache hung built (exit 124: timed out after 1s" <<< "$out")"
 check "... promptly" test "$secs" -lt 10
 
+# CI saw this: a builder done early, its pid reused by a later child of run-all, and
+# bash's wait answering "pid N is not a child of this shell" (127) for it.
+caches "cache_start done sh -c 'exit 0'; sleep 1; wait; CACHE_PID[done]=1; cache_wait done"
+check_eq "a builder whose status bash forgot (its pid reused) is judged by its exit status" \
+	"0|" "$rc|$(grep -v '^# cache done: waited' <<< "$out")"
+
 caches "cache_start slow sh -c 'echo started; sleep 3; echo finished'; sleep 1; cache_stop; wait"
 check_eq "cache_stop (run-all's exit) ends a running builder" \
 	"started" "$(cat "$tmp/caches/slow.log")"

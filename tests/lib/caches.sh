@@ -27,11 +27,14 @@ cache_start() {
 	shift
 	[ -z "${CACHE_PID[$name]:-}" ] || return 0
 	mkdir -p "$CACHE_LOGDIR"
+	rm -f "$CACHE_LOGDIR/$name.rc"
 	# nice: the suites in the foreground keep their speed (and VM suites their calibrated
 	# factor); the builder gets what they leave idle, unless it is on the run's longest
-	# path (CACHE_NICE=0, run-all's start_cache). timeout signals its whole group.
-	nice -n "${CACHE_NICE:-10}" timeout "$CACHE_TIMEOUT" "$@" < /dev/null \
-		> "$CACHE_LOGDIR/$name.log" 2>&1 &
+	# path (CACHE_NICE=0, run-all's start_cache). timeout signals its whole group. The
+	# exit status also goes to NAME.rc: see cache_wait.
+	nice -n "${CACHE_NICE:-10}" timeout "$CACHE_TIMEOUT" \
+		bash -c '"$@"; rc=$?; echo "$rc" > "$0"; exit "$rc"' "$CACHE_LOGDIR/$name.rc" "$@" \
+		< /dev/null > "$CACHE_LOGDIR/$name.log" 2>&1 &
 	CACHE_PID[$name]=$!
 	CACHE_T0[$name]=$(date +%s)
 }
@@ -44,8 +47,12 @@ cache_wait() {
 		[ -n "${CACHE_PID[$name]:-}" ] || continue
 		if [ -z "${CACHE_RC[$name]:-}" ]; then
 			t0=$(date +%s)
-			wait "${CACHE_PID[$name]}"
+			wait "${CACHE_PID[$name]}" 2> /dev/null
 			CACHE_RC[$name]=$?
+			# bash forgets a finished child's status when a later child gets its pid
+			# (a long run wraps pid_max): "not a child", 127. Its NAME.rc tells.
+			[ "${CACHE_RC[$name]}" -ne 127 ] || [ ! -s "$CACHE_LOGDIR/$name.rc" ] ||
+				CACHE_RC[$name]=$(cat "$CACHE_LOGDIR/$name.rc")
 			echo "# cache $name: waited $(($(date +%s) - t0))s for its builder" \
 				"(started $((t0 - CACHE_T0[$name]))s earlier; log $CACHE_LOGDIR/$name.log)"
 		fi
