@@ -55,7 +55,8 @@ perm() { dpkg-deb -c "$1" | awk -v p="./$2" '$6 == p { print $1, $2 }'; }
 
 ## ---- probecache-dkms: the module source and dkms.conf under /usr/src
 src=usr/src/probecache-$ver
-want=$( (cd "$top" && ls kmod/*.[ch] kmod/Kbuild kmod/Makefile common/*.[ch]) | sed "s|^|$src/|"
+# (not kbuild's probecache.mod.c, left by an in-tree make module)
+want=$( (cd "$top" && ls kmod/*.[ch] kmod/Kbuild kmod/Makefile common/*.[ch] | grep -v '\.mod\.c$') | sed "s|^|$src/|"
 	echo "$src/dkms.conf"
 	echo "$src/include/uapi/linux/probecache.h"
 	printf 'usr/share/doc/probecache-dkms/%s\n' changelog.Debian.gz copyright
