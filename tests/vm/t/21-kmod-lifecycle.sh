@@ -150,7 +150,10 @@ check_eq "build B runs unharmed" "variant=b value=0x01020304" "$(/tmp/lc_rw)"
 kctl "nocount lc:six" "del lc:six" 2> /dev/null
 
 # 10. A hit whose fetch sleeps does not hold up the other hits on its CPU.
-if pc_events; then
+# (The debug kernel's config has no userfaultfd: the sysctl exists only with it.)
+if pc_events && [ ! -e /proc/sys/vm/unprivileged_userfaultfd ]; then
+	diag "no userfaultfd in this kernel: item 10 is checked on the stock kernels"
+elif pc_events; then
 	kenv pc_harden
 	H=$PCF/pc_harden
 	hold=$(pc_scaled 6)
