@@ -7,13 +7,13 @@
  * (CPU-wide, or bound to a task: then only that task's mm gets the
  * breakpoint, as uprobe_perf_filter() does), and the module's hit counter.
  */
-#include <linux/delay.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 
 #include "pc.h"
+#include "testhook.h"
 
 atomic_t pc_nr_armed = ATOMIC_INIT(0);
 static struct workqueue_struct *pc_wq;
@@ -32,15 +32,6 @@ struct pc_applier {
 
 static DEFINE_MUTEX(pc_apply_lock);
 static struct pc_applier pc_applier;
-
-/* Test hook: widen the windows between verify, register and armed. */
-static void pc_test_delay(void)
-{
-	unsigned int ms = READ_ONCE(pc_test_arm_delay_ms);
-
-	if (ms)
-		msleep(ms);
-}
 
 static bool pc_task_wants(struct pc_probe *p, struct mm_struct *mm)
 {
@@ -233,7 +224,7 @@ static int pc_arm(struct pc_probe *p, struct pc_err *err)
 	ret = pc_arm_check(p, err);
 	if (ret)
 		return ret;
-	pc_test_delay();
+	pc_test_delay(PC_TEST_ARM);
 	pc_uprobe_consumer_init(&p->uc, p->retprobe);
 	atomic_set(&p->state, PC_STATE_ARMED);
 	ret = pc_uprobe_register(&p->up, p->inode, p->offset,
@@ -245,7 +236,7 @@ static int pc_arm(struct pc_probe *p, struct pc_err *err)
 	}
 	WRITE_ONCE(p->registered, true);
 	atomic_inc(&pc_nr_armed);
-	pc_test_delay();
+	pc_test_delay(PC_TEST_ARM);
 	/* A change the filter saw during registration was not acted on yet. */
 	if (pc_ident_changed(&p->ident, p->inode))
 		pc_queue_stale(p);

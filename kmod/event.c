@@ -30,6 +30,7 @@
 #include <linux/workqueue.h>
 
 #include "pc.h"
+#include "testhook.h"
 
 /* An ftrace file (trace instance) the event is enabled in. */
 struct pc_event_link {
@@ -327,6 +328,9 @@ static int pc_event_add_locked(struct pc_probe *p)
 	struct trace_event_call *call = &pc_ev(p)->call;
 	int ret;
 
+	ret = pc_test_publish_fail();
+	if (ret)
+		return ret;
 	if (!register_trace_event(&call->event))
 		return -ENODEV;
 	ret = trace_add_event_call(call);

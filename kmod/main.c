@@ -25,10 +25,6 @@ bool pc_public_probes;
 module_param_named(public_probes, pc_public_probes, bool, 0444);
 MODULE_PARM_DESC(public_probes, "Let every user read /proc/probecache_probes (default: root only)");
 
-unsigned int pc_test_arm_delay_ms;
-module_param_named(test_arm_delay_ms, pc_test_arm_delay_ms, uint, 0644);
-MODULE_PARM_DESC(test_arm_delay_ms, "Tests only: sleep this long before registering and before marking armed");
-
 static int pc_check_params(void)
 {
 	if (pc_max_args > PROBECACHE_MAX_ARGS) {

@@ -24,7 +24,6 @@ extern unsigned int pc_max_probes;
 extern unsigned int pc_max_args;
 extern unsigned int pc_max_line;
 extern bool pc_public_probes;
-extern unsigned int pc_test_arm_delay_ms;
 
 /*
  * Guards the probe table (hash, list, count). Never held across file I/O

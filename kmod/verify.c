@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 
 #include "pc.h"
+#include "testhook.h"
 
 /* ctime and nlink: the part a link change moves. */
 static void pc_ident_link_base(struct inode *inode, struct pc_ident *id)
@@ -500,6 +501,7 @@ int pc_verify(const struct pc_record *rec, const char *pathname,
 		goto err_refs;
 	}
 	pc_ident_take(v->inode, &v->ident);
+	pc_test_delay(PC_TEST_VERIFY);
 	ret = pc_check_file(f, rec, v, err);
 	fput(f);
 	if (ret)

@@ -45,7 +45,7 @@ build_module() { # SRC_DIR DEST_DIR: out-of-tree build in a private copy
 	[ -z "$chroot" ] || run=("$vm/chroot.sh" "$chroot" --run "$out")
 	local cross=()
 	[ -z "$foreign" ] || cross=(CROSS_COMPILE="$foreign-")
-	"${run[@]}" make -s -C "$kdir" M="$2" W=1 "${cross[@]}" modules > "$2.log" 2>&1 ||
+	"${run[@]}" make -s -C "$kdir" M="$2" W=1 PROBECACHE_TEST_HOOKS=y "${cross[@]}" modules > "$2.log" 2>&1 ||
 		{ cat "$2.log" >&2; die "module build failed in $1 for $kver"; }
 	# The module must build warning-free with W=1 on every test kernel.
 	! grep -q 'warning:' "$2.log" || { cat "$2.log" >&2; die "W=1 warnings in $1 for $kver"; }

@@ -8,16 +8,22 @@
 #  3. probecache_ctl enabled in an instance, removed while an operation was
 #     pending: the rmdir ran the operation inside instance_rmdir (deadlock);
 #     a user's enable of probecache_ctl was switched off by every operation;
+#  4. a probe still being published (its event not yet added) armed by another
+#     writer's count; its publication then failed and it was freed with its
+#     uprobe registered (an int3 in every new mapping, a freed consumer);
 #  5. a fork in a perf-traced tree after the probe went stale: the inherited
 #     event's open tried to arm, failed, and fork() failed;
 #  6. a same-size rewrite with mtime put back and the ctime re-baselined by a
 #     link count change: armed on bytes nobody verified (build B's int3 inside
 #     an instruction of build A);
+#  7. an overlayfs copy-up while the file was verified: the build-id read came
+#     from the upper file (build A), the uprobe went on the lower inode (build B);
 #  8. perf_event_open by a uid-0 task without any capability armed the probe;
 #  9. rmmod with probes defined: exit had to delete events tracers could hold;
 # 10. a fetch sleeping on a page fault (a userfaultfd page kept missing, as a
 #     stalled FUSE file would) held its CPU's scratch mutex: every other hit on
 #     that CPU waited behind it.
+# Items 4 and 7 widen their windows with the test build's hooks (kmod/testhook.h).
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
 kenv pc_sdt
@@ -25,6 +31,17 @@ S=$PCF/pc_sdt
 B=$pc_sdt_BUILD_ID
 ADD="$B $S:$pc_sdt_OFF_pc_add a=%di:s32"
 DUR=${PC_LIFECYCLE_SECONDS:-4}
+PARAM=/sys/module/probecache/parameters
+
+# fresh_byte FILE OFFSET: the byte at OFFSET that a process mapping FILE now sees
+fresh_byte() {
+	$PCF/pc_harden map r "$1" "$(pc_scaled 30)" > /tmp/lc_map.out &
+	_m=$!
+	wait_for 10 grep -q mapped /tmp/lc_map.out
+	$PCF/pc_peek $_m "$1" "$2"
+	kill $_m
+	wait $_m 2> /dev/null
+}
 
 check "insmod" pc_load
 
@@ -109,6 +126,22 @@ if pc_events; then
 	rmdir $TR/instances/lcB
 	kctl "del lc:r" 2> /dev/null
 
+	# 4. Nothing arms a probe whose event is being published; a failed
+	# publication leaves nothing behind.
+	hold=$(pc_scaled 3)
+	echo $((hold * 1000)) > $PARAM/test_publish_fail_ms
+	kctl "add p:lc/pf $ADD" 2> /tmp/lc_pf.err &
+	pf=$!
+	sleep $(pc_scaled 1)
+	check "count of a probe whose event is being published: refused" kfail "count lc:pf"
+	wait $pf
+	check_eq "its publication failed (injected ENOMEM)" "1" "$?"
+	check "  not listed" pc_unlisted lc:pf
+	check_eq "  nothing defined or armed" "0 0" "$(cat $PC_SYSFS/nr_probes) $(cat $PC_SYSFS/nr_armed)"
+	orig=0x$(od -A n -t x1 -j $((pc_sdt_OFF_pc_add)) -N 1 $S | tr -d ' ')
+	check_eq "  a process mapping the file now: the original byte" "$orig" "$(fresh_byte $S $pc_sdt_OFF_pc_add)"
+	check "  the same probe defines afterwards" kctl "add p:lc/pf $ADD" "del lc:pf"
+
 	# 5. Inherited perf events never fail a fork.
 	cp $S /tmp/lc_sdt
 	check "define lc/inh on a copy" kctl "add p:lc/inh $B /tmp/lc_sdt:$pc_sdt_OFF_pc_add"
@@ -148,6 +181,33 @@ check "count: refused (the build-id is B's now)" kfail "count lc:six"
 check "  last_error names the build-id" sh -c "grep -q 'build-id mismatch' $PC_SYSFS/last_error || ! cat $PC_SYSFS/last_error"
 check_eq "build B runs unharmed" "variant=b value=0x01020304" "$(/tmp/lc_rw)"
 kctl "nocount lc:six" "del lc:six" 2> /dev/null
+
+# 7. A copy-up while a file is being verified: refused, nothing armed on the
+# lower inode (build B) for build A's record.
+O=/tmp/lc_ov
+mkdir -p $O/lower $O/upper $O/work $O/m
+cp $PCF/pc_rewrite_b $O/lower/f
+if mount -t overlay overlay -o lowerdir=$O/lower,upperdir=$O/upper,workdir=$O/work $O/m 2> /dev/null; then
+	OFF=$(printf '0x%x' $((pc_rewrite_OFF_pc_mark + 3)))
+	orig=0x$(od -A n -t x1 -j $((OFF)) -N 1 $O/lower/f | tr -d ' ')
+	echo $(($(pc_scaled 3) * 1000)) > $PARAM/test_verify_delay_ms
+	kctl "add p:lc/ov $pc_rewrite_BUILD_ID $O/m/f:$OFF" 2> /dev/null &
+	av=$!
+	sleep $(pc_scaled 1)
+	check "copy-up: build A written through the overlay while its lower file (B) is verified" \
+		cp $PCF/pc_rewrite $O/m/f
+	wait $av
+	check_eq "the add is refused" "1" "$?"
+	echo 0 > $PARAM/test_verify_delay_ms
+	check "  last_error says it was copied up" sh -c "grep -q 'copied up' $PC_SYSFS/last_error || ! cat $PC_SYSFS/last_error"
+	check "  count: refused" kfail "count lc:ov"
+	check_eq "  a process mapping the lower file (B): the original byte" "$orig" "$(fresh_byte $O/lower/f $OFF)"
+	check_eq "  build B runs unharmed" "variant=b value=0x01020304" "$($O/lower/f)"
+	kctl "nocount lc:ov" "del lc:ov" 2> /dev/null
+	umount $O/m
+else
+	diag "no overlayfs in this kernel: item 7 not checked"
+fi
 
 # 10. A hit whose fetch sleeps does not hold up the other hits on its CPU.
 # (The debug kernel's config has no userfaultfd: the sysctl exists only with it.)

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Test builds only (testhook.h): race windows and an injected failure. */
+#include <linux/delay.h>
+#include <linux/module.h>
+#include "testhook.h"
+
+static unsigned int pc_test_arm_delay_ms;
+module_param_named(test_arm_delay_ms, pc_test_arm_delay_ms, uint, 0600);
+MODULE_PARM_DESC(test_arm_delay_ms, "Tests only: sleep this long before registering and before marking armed");
+
+static unsigned int pc_test_verify_delay_ms;
+module_param_named(test_verify_delay_ms, pc_test_verify_delay_ms, uint, 0600);
+MODULE_PARM_DESC(test_verify_delay_ms, "Tests only: sleep this long between opening a file to verify and reading it");
+
+/* One-shot: the next event publication sleeps this long, then fails. */
+static unsigned int pc_test_publish_fail_ms;
+module_param_named(test_publish_fail_ms, pc_test_publish_fail_ms, uint, 0600);
+MODULE_PARM_DESC(test_publish_fail_ms, "Tests only: the next trace event publication sleeps this long, then fails with ENOMEM");
+
+void pc_test_delay(enum pc_test_window w)
+{
+	unsigned int ms = w == PC_TEST_ARM ? READ_ONCE(pc_test_arm_delay_ms) :
+			  READ_ONCE(pc_test_verify_delay_ms);
+
+	if (ms)
+		msleep(ms);
+}
+
+int pc_test_publish_fail(void)
+{
+	unsigned int ms = xchg(&pc_test_publish_fail_ms, 0);
+
+	if (!ms)
+		return 0;
+	msleep(ms);
+	return -ENOMEM;
+}
