@@ -12,7 +12,23 @@ for b in tests/bench/*.sh; do
 	echo "# ---- $b"
 	"$b" || echo "# $b FAILED (exit $?): its figures are incomplete"
 done
+# base_module REV DIR: the module of git revision REV as a flat out-of-tree source in
+# DIR (common/ folded into it, the UAPI include made absolute) for tests/vm/bench/
+# 15-base.sh to compare with; fails with a message when REV cannot be read.
+base_module() {
+	rm -rf "$2" && mkdir -p "$2"
+	git archive "$1" kmod include $(git ls-tree --name-only "$1" common) 2> /dev/null |
+		tar -x -C "$2" || { echo "# MISSING: baseline module: no git revision $1 here"; return 1; }
+	[ ! -d "$2/common" ] || mv "$2"/common/* "$2/kmod/"
+	sed -i -e "s|\.\./common/||g" -e "s|\$(src)/\.\./common|\$(src)|g" \
+		-e "s|\$(src)/\.\./include|$2/include|g" "$2/kmod/Kbuild"
+}
 if [ "${BENCH_VM:-1}" = 1 ] && ls tests/vm/bench/*.sh > /dev/null 2>&1; then
-	echo "# ---- in-VM benchmarks (${BENCH_KERNEL:-6.1})"
-	VM_RAW=1 VM_TESTDIR=tests/vm/bench tests/vm/run.sh "${BENCH_KERNEL:-6.1}"
+	# The baseline: the module before issue 26's event lifecycle (per hit and define
+	# must be no worse than it); BENCH_BASE=REV for another.
+	base=${BENCH_BASE:-ad89d32}
+	extra=
+	! base_module "$base" "$PWD/build/bench-base" || extra=$PWD/build/bench-base/kmod
+	echo "# ---- in-VM benchmarks (${BENCH_KERNEL:-6.1}; baseline module: $base)"
+	VM_EXTRA_MODULES=$extra VM_RAW=1 VM_TESTDIR=tests/vm/bench tests/vm/run.sh "${BENCH_KERNEL:-6.1}"
 fi

@@ -35,6 +35,7 @@ PARAM=/sys/module/probecache/parameters
 
 # fresh_byte FILE OFFSET: the byte at OFFSET that a process mapping FILE now sees
 fresh_byte() {
+	: > /tmp/lc_map.out
 	$PCF/pc_harden map r "$1" "$(pc_scaled 30)" > /tmp/lc_map.out &
 	_m=$!
 	wait_for 10 grep -q mapped /tmp/lc_map.out
