@@ -21,6 +21,7 @@ fi
 awk -v b=$pc_many_BUILD_ID -v p=$PCF/pc_many -v s=$((pc_many_OFF_pc_sled_start)) \
 	'BEGIN { for (i = 0; i < 1000; i++) printf "add p:bb/p%d %s %s:0x%x\n", i, b, p, s + i }' > /tmp/bb_add
 sed 's/^add p:\([^/]*\)\/\([^ ]*\) .*/count \1:\2/' /tmp/bb_add > /tmp/bb_count
+echo clear > /tmp/bb_clear
 
 us() { # FILE: microseconds pc_write takes to write FILE to control
 	PC_WRITE_TIME=1 $PCF/pc_write $PC_SYSFS/control < "$1" | sed -n 's/^write_us=//p'
@@ -35,11 +36,9 @@ round() {
 	d1=$(us /tmp/bb_add)
 	d2=$(us /tmp/bb_count)
 	armed=$(cat $PC_SYSFS/nr_armed)
-	t0=$(date +%s%N)
-	kctl clear
-	t1=$(date +%s%N)
+	d3=$(us /tmp/bb_clear)
 	rmmod probecache
-	echo "$hit $((d1 + d2)) $(((t1 - t0) / 1000)) $armed" >> "/tmp/bb_$2"
+	echo "$hit $((d1 + d2)) $d3 $armed" >> "/tmp/bb_$2"
 }
 
 rm -f /tmp/bb_base /tmp/bb_now
@@ -56,7 +55,7 @@ median() {
 line() { # WHAT COLUMN UNIT
 	b=$(median "$2" /tmp/bb_base)
 	n=$(median "$2" /tmp/bb_now)
-	echo "bench: $1: baseline $b $3, this module $n $3 (ratio $(awk -v a="$n" -v b="$b" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }'), median of $ROUNDS alternating rounds)"
+	echo "bench: $1: baseline $b $3, this module $n $3 (ratio $(awk -v a="$n" -v b="$b" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'), median of $ROUNDS alternating rounds)"
 }
 line "ns per hit, counting probe" 1 ns
 line "define + count 1000 probes" 2 us
