@@ -96,16 +96,16 @@ fake bailmid 'ok 1 - a' 'Bail out! no fixtures' 'ok 2 - b' '1..2'
 expect_fail "run-all fails a suite that bailed out mid-stream, with its reason" "" bailmid \
 	"Bail out! no fixtures"
 fake todo 'ok 1 - a' 'not ok 2 - b # TODO known bug 7' '1..2'
-expect_pass "not ok # TODO is an expected failure, not a failure" "" todo "1 passed, 0 failed, 0 skipped"
+expect_pass "not ok with a TODO directive is an expected failure, not a failure" "" todo "1 passed, 0 failed, 0 skipped"
 check "... said as one in a comment" grep -q '^# exec:.*/todo: expected failure (TODO): not ok 2 - b # TODO known bug 7$' <<< "$out"
 check "... counted on the suite's line" grep -q '^# ---- exec:.*/todo: 1 passed, 0 failed, 0 skipped, 1 TODO in' <<< "$out"
 expect_pass "... under CI=true too (a TODO is no skip)" true todo "1 passed, 0 failed, 0 skipped"
 fake todonot 'ok 1 - a' 'not ok 2 - b' '1..2'
 expect_fail "a not ok without TODO still fails (control)" "" todonot "2 - b"
 fake skipall '1..0 # SKIP no such device'
-expect_pass "1..0 # SKIP is a skipped suite, not one without results" "" skipall "0 passed, 0 failed, 1 skipped"
+expect_pass "1..0 with a SKIP directive is a skipped suite, not one without results" "" skipall "0 passed, 0 failed, 1 skipped"
 check "... with its reason in a comment" grep -q '^# exec:.*/skipall: skipped a whole stream: no such device$' <<< "$out"
-expect_fail "run-all fails a 1..0 # SKIP suite under CI=true" true skipall "1 skipped under CI=true"
+expect_fail "run-all fails a suite of 1..0 with a SKIP directive under CI=true" true skipall "1 skipped under CI=true"
 
 ## ---- report.sh: broken VM logs fail
 # vmlogs DIR [SCRIPT_RC]: a complete, clean VM run's tap and console logs in DIR
