@@ -120,3 +120,4 @@ printf 'bench:   %-36s %10s %10s %7s  %s\n' consumer "int3(pc)" "opt(pc+1)" rati
 printf 'bench:   %-36s %10s %10s %7s  %s\n' "probecache count G:E" "${pi:--}" "${po:--}" "$rp" "$(goal "$rp")"
 printf 'bench:   %-36s %10s %10s %7s  %s\n' "trace_uprobe ($tu)" "${ui:--}" "${uo:--}" "$ru" "$(goal "$ru")"
 echo "bench:   null syscall (getppid): $sys ns per call"
+tap_done
