@@ -32,6 +32,7 @@
 #include "armed.h"
 #include "builtin.h"
 #include "cache_select.h"
+#include "fastpath.h"
 #include "kload.h"
 #include "pattern.h"
 #include "pc.h"
@@ -42,6 +43,7 @@ struct arm_item {
 	const struct pc_binary *b;
 	const struct pc_entry *e;
 	const char *path;
+	uint64_t offset;			/* where it is armed: e->offset, + 1 on a USDT fast site */
 	char name[2 * PROBECACHE_NAME_MAX + 2];	/* GROUP:EVENT in the kernel */
 	char *line;				/* "add RECORD" or "del GROUP:EVENT" */
 	int err;				/* 0 or -errno from the module */
@@ -247,6 +249,9 @@ static int plan_add(struct arm_plan *pl, const struct pc_binary *b, const struct
 	it->b = b;
 	it->e = e;
 	it->path = path;
+	it->offset = e->offset;
+	if (e->kind == PC_ENTRY_SDT && !e->retprobe)
+		it->offset = pc_sdt_arm_offset(path, e->offset);
 	return 0;
 }
 
@@ -382,7 +387,7 @@ static int make_record(struct arm_plan *pl, struct arm_item *it, pid_t pid)
 	if (pid)
 		snprintf(pidarg, sizeof(pidarg), " pid=%d", (int)pid);
 	if (asprintf(&it->line, "add %c:%s/%s %s %s:0x%" PRIx64 "%s%s%s%s", e->retprobe ? 'r' : 'p',
-		     e->group, event, it->b->build_id, it->path, e->offset, ref, pidarg,
+		     e->group, event, it->b->build_id, it->path, it->offset, ref, pidarg,
 		     e->args && e->args[0] ? " " : "", e->args ? e->args : "") < 0) {
 		it->line = NULL;
 		return -ENOMEM;
@@ -408,7 +413,7 @@ static const char *reason(const char *why)
 /* EEXIST: the same probe defined before (@kp, as listed), or another holding the name? */
 static bool same_probe_defined(const struct arm_item *it, const struct pc_kprobe *kp)
 {
-	return kp && !strcmp(kp->build_id, it->b->build_id) && kp->offset == it->e->offset;
+	return kp && !strcmp(kp->build_id, it->b->build_id) && kp->offset == it->offset;
 }
 
 /*
@@ -635,7 +640,8 @@ static bool kprobe_matches(const struct pc_pattern *p, const struct pc_kprobe *k
 		return true;
 	/* by its cache entry too, so "disarm sdt_x:throw" finds throw_1a2b3c4d */
 	for (size_t i = 0; b && i < b->nentries; i++)
-		if (b->entries[i].offset == kp->offset && !strcmp(b->entries[i].group, kp->group) &&
+		if (pc_entry_armed_at(&b->entries[i], kp->offset) &&
+		    !strcmp(b->entries[i].group, kp->group) &&
 		    pc_pattern_match(p, b, &b->entries[i]))
 			return true;
 	return false;

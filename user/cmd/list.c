@@ -274,6 +274,9 @@ static void available_entry(struct list_ctx *c, const struct pc_binary *b,
 	const struct pc_kprobe *kp = pc_kprobes_find(&c->armed, b->build_id, e->offset);
 	char name[2 * PROBECACHE_NAME_MAX + 2], kind[200];
 
+	if (!kp && e->kind == PC_ENTRY_SDT && !e->retprobe)	/* armed on its fast site */
+		kp = pc_kprobes_find(&c->armed, b->build_id, e->offset + 1);
+
 	snprintf(name, sizeof(name), "%s:%s", e->group, e->event);
 	c->shown++;
 	if (c->json) {
