@@ -587,6 +587,32 @@ PROBECACHE_TRACEFS=$F/tracefs fkrc trace sdt_rs:tick > /dev/null
 check_eq "trace deletes what it defined, keeps what was defined before" "$alw" \
 	"$(cut -d' ' -f1 "$FL" | grep sdt_rs | paste -sd' ')"
 
+# ---- del / clear / gc of probes defined in the kernel (as perf probe -d) ----
+fk define -q sdt_rs:tick
+check_eq "del of a probe defined in probecache.ko: exit 0" 0 "$(fkrc del sdt_rs:tick)"
+check_eq "  deletes the kernel event too" no "$(listed sdt_rs:tick)"
+check "  and says so" grep -qxF "disarmed sdt_rs:tick ($T/tree/rs_sem)" "$T/fk.out"
+check_eq "  and the cache entry" "" "$(pc list --format=record sdt_rs:tick 2>/dev/null)"
+fk scan --no-define "$T/tree/rs_sem" > /dev/null
+fk define -q sdt_rs:tick
+setp sdt_rs:tick consumers 1
+check_eq "del of a probe perf still uses: exit 1" 1 "$(fkrc del sdt_rs:tick)"
+check "  refuses, naming the command that would delete it" \
+	grep -q "del: nothing removed from the cache: 1 of its probes are defined in probecache.ko .* run 'probecache-resolve disarm PATTERN', then 'del' again" "$T/fk.err"
+check_eq "  the cache entry and the kernel event both stay" "yes p:sdt_rs/tick" \
+	"$(listed sdt_rs:tick) $(pc list --format=record sdt_rs:tick | cut -d' ' -f1)"
+setp sdt_rs:tick consumers 0
+mkdir -p "$T/gcd"; cp "$FX/rs_ver_v1" "$T/gcd/rs_gc"
+fk scan --no-define "$T/gcd/rs_gc" > /dev/null
+fk define -q "*@$T/gcd/rs_gc"
+gcname=$(awk -v p="$T/gcd/rs_gc" '$0 ~ p { print $1 }' "$FL")
+rm "$T/gcd/rs_gc"
+check_eq "gc of a gone binary whose probe is defined: exit 0" 0 "$(fkrc gc)"
+check "  deletes its kernel event too" sh -c "test -n '$gcname' && ! grep -q '$T/gcd/rs_gc' '$FL'"
+check_eq "  keeps the others'" yes "$(listed sdt_rs:tick)"
+check_eq "clear with probes defined: exit 0" 0 "$(fkrc clear)"
+check_eq "  deletes every kernel event defined from the cache" "" "$(grep -E '^sdt_rs:(tick|always)' "$FL")"
+
 # ---- help, clear ----
 for c in scan list del clear define arm disarm status gc trace preload; do
 	check "help $c prints its usage" sh -c "'$PC_BIN' help $c | grep -q '^usage: probecache-resolve $c'"

@@ -776,6 +776,54 @@ out_pats:
 	return ret;
 }
 
+int pc_disarm_cached(const char *cmd, const struct pc_snapshot *snap, pc_cached_sel sel,
+		     void *ctx, bool quiet)
+{
+	struct pc_disarm_result res;
+	struct pc_kprobes k;
+	char **pats = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (!pc_module_loaded())
+		return 0;
+	ret = pc_kprobes_read(&k);
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	for (size_t i = 0; !ret && i < k.n; i++) {
+		const struct pc_kprobe *kp = &k.p[i];
+		const struct pc_binary *b = pc_snapshot_find(snap, kp->build_id);
+		bool hit = false;
+
+		for (size_t j = 0; b && !hit && j < b->nentries; j++)
+			hit = b->entries[j].offset == kp->offset &&
+			      !strcmp(b->entries[j].group, kp->group) &&
+			      sel(kp, b, &b->entries[j], ctx);
+		if (!hit)
+			continue;
+		char **tmp = realloc(pats, (n + 1) * sizeof(*pats));
+
+		if (!tmp || asprintf(&tmp[n], "%s@%s", kp->name, kp->build_id) < 0)
+			ret = -ENOMEM;
+		else
+			n++;
+		if (tmp)
+			pats = tmp;
+	}
+	pc_kprobes_free(&k);
+	if (!ret && n)
+		ret = pc_disarm(pats, (int)n, false, quiet, &res);
+	if (ret && ret != -ENOMEM)
+		pc_err("%s: nothing removed from the cache: %zu of its probes are defined in "
+		       "probecache.ko and could not all be deleted there (see above); once "
+		       "nothing uses them run '%s disarm PATTERN', then '%s' again", cmd, n,
+		       pc_prog, cmd);
+	for (size_t i = 0; i < n; i++)
+		free(pats[i]);
+	free(pats);
+	return ret;
+}
+
 /* ---- commands ---- */
 
 static int arm_help(bool count)
