@@ -122,6 +122,28 @@ check_eq "@BUILDID-PREFIX selects one version" 1 \
 	"$(pc list "always@$(bid "$FX/rs_twin" | cut -c1-6)" | grep -c =)"
 check_eq "a pattern with two ':' is a usage error" 2 "$(rc pc list 'a:b:c')"
 check_eq "@ neither path nor hex is a usage error" 2 "$(rc pc list 'x@zz')"
+# every form a tracer types selects the same probes (issue 30)
+uthrow="p:sdt_libstdcxx/throw $real:0xa90a1 arg1=%di:u64 arg2=%si:u64"
+check_eq "GROUP alone selects the group's probes" 3 "$(pc list -f uprobe sdt_libstdcxx | wc -l)"
+check_eq "GROUP:* too" 3 "$(pc list -f uprobe 'sdt_libstdcxx:*' | wc -l)"
+check_eq "GROUP/EVENT (ftrace's form)" "$uthrow" "$(pc list -f uprobe sdt_libstdcxx/throw)"
+check_eq "PROVIDER:NAME (bpftrace's form)" "$uthrow" "$(pc list -f uprobe libstdcxx:throw)"
+check_eq "usdt:PATH:PROVIDER:NAME (bpftrace's full form)" "$uthrow" \
+	"$(pc list -f uprobe "usdt:$LIBSTDCXX:libstdcxx:throw")"
+check_eq "a path alone selects that binary's probes" 3 "$(pc list -f uprobe "$LIBSTDCXX" | wc -l)"
+check_eq "@PATH too" 3 "$(pc list -f uprobe "@$LIBSTDCXX" | wc -l)"
+check_eq "a relative path too" 3 \
+	"$(cd "$(dirname "$LIBSTDCXX")" && "$PC_BIN" list -f uprobe "./$(basename "$LIBSTDCXX")" | wc -l)"
+check_eq "GROUP/EVENT@PATH" "$uthrow" "$(pc list -f uprobe "sdt_libstdcxx/throw@$LIBSTDCXX")"
+check_eq "no match: exit 1 and the closest names offered" \
+	"1 probecache-resolve: list: no cached probe matches in $T/cache; did you mean sdt_libstdcxx:throw?" \
+	"$(pc list sdt_libstdcxx:thorw 2> "$T/err"; echo "$? $(cat "$T/err")")"
+check "  del offers them too" sh -c "'$PC_BIN' del libstdcxx:rethrw 2>&1 | grep -q 'did you mean sdt_libstdcxx:rethrow?'"
+check "  so do arm and export" sh -c "'$PC_BIN' arm sdt_libstdcxx:thro 2>&1 | grep -q 'did you mean sdt_libstdcxx:throw?' &&
+	'$PC_BIN' export -o '$T/no.pca' thorw 2>&1 | grep -q 'did you mean sdt_libstdcxx:throw?'"
+check_eq "  nothing close: no suggestion" "probecache-resolve: list: no cached probe matches in $T/cache" \
+	"$(pc list zzzzzzzzzzzz 2>&1)"
+check_eq "the man page's export example 'sdt_*' exports the sdt_ groups" 0 "$(rc pc export -o "$T/sdt.pca" 'sdt_*')"
 
 # ---- clash A: rs:always in rs_sem and rs_twin ----
 out=$(pc list 'sdt_rs:always')

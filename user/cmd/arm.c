@@ -843,7 +843,8 @@ static int arm_help(bool count)
 		       "bpftrace). The module verifies each file now but registers no uprobe and\n"
 		       "touches no semaphore: a probe is armed only while a consumer has its\n"
 		       "event enabled.\n\n", pc_prog);
-	printf("PATTERN is a glob over GROUP:EVENT (a bare EVENT glob matches any group),\n"
+	printf("PATTERN is a glob over GROUP:EVENT (a bare glob: EVENT in any group, or GROUP;\n"
+	       "GROUP/EVENT, PROVIDER:NAME and a PATH work too),\n"
 	       "optionally @/path or @BUILDID-PREFIX. Each entry is checked against the\n"
 	       "file at its path first: when the file holds another cached version, that\n"
 	       "version is used and the choice printed; otherwise it is skipped as stale.\n"
@@ -913,8 +914,15 @@ static int arm_or_define(int argc, char **argv, bool count)
 	if (ret == -EINVAL || ret == -ENOMEM || ret == -ENOENT)
 		return ret;
 	if (!res.matched) {
-		pc_err("%s: no cached probe matches in %s (see '%s list')", argv[0], pc_cache_dir(),
-		       pc_prog);
+		struct pc_pattern *pats;
+		char dym[512] = "";
+
+		if (!pc_patterns_parse(argv + optind, argc - optind, &pats)) {
+			pc_patterns_suggest(pats, argc - optind, dym, sizeof(dym));
+			pc_patterns_free(pats, argc - optind);
+		}
+		pc_err("%s: no cached probe matches in %s%s (see '%s list')", argv[0],
+		       pc_cache_dir(), dym, pc_prog);
 		return -ENOENT;
 	}
 	if (!opts.quiet || res.failed || res.skipped)

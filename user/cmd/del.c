@@ -97,13 +97,16 @@ int cmd_del(int argc, char **argv)
 		pc_snapshot_free(&snap);
 		pc_cache_unlock();
 	}
+	if (!ret && !ndel) {
+		char dym[512];
+
+		pc_patterns_suggest(pats, npats, dym, sizeof(dym));
+		pc_err("del: no cached probe matches in %s%s", pc_cache_dir(), dym);
+		ret = -ENOENT;
+	}
 	pc_patterns_free(pats, npats);
 	if (ret)
 		return ret;
-	if (!ndel) {
-		pc_err("del: no cached probe matches in %s", pc_cache_dir());
-		return -ENOENT;
-	}
 	printf("%u probes deleted, %u cache files removed\n", ndel, nfiles);
 	return 0;
 }

@@ -321,8 +321,9 @@ static void list_available(struct list_ctx *c)
 static int list_help(void)
 {
 	printf("usage: %s list [--format=text|uprobe|record] [--available] [--json] [PATTERN...]\n\n"
-	       "List cached probes. PATTERN is a glob over GROUP:EVENT (a bare EVENT glob\n"
-	       "matches any group), optionally @/path or @BUILDID-PREFIX.\n\n"
+	       "List cached probes. PATTERN is a glob over GROUP:EVENT (a bare glob matches\n"
+	       "EVENT in any group, or a GROUP), optionally @/path or @BUILDID-PREFIX;\n"
+	       "GROUP/EVENT, PROVIDER:NAME, usdt:PATH:PROVIDER:NAME and PATH work too.\n\n"
 	       "  -f, --format=FMT  text: grouped by binary, like 'perf probe --cache --list'\n"
 	       "                    uprobe: ftrace uprobe_events lines, like 'perf probe -D'\n"
 	       "                    record: RECORD lines probecache.ko accepts after 'add '\n"
@@ -403,7 +404,10 @@ int cmd_list(int argc, char **argv)
 		for (size_t i = 0; !ret && i < c.snap.n; i++)
 			list_binary(&c, c.snap.b[i]);
 	if (!ret && c.npats && !c.shown) {
-		pc_err("list: no cached probe matches in %s", pc_cache_dir());
+		char dym[512];
+
+		pc_patterns_suggest(c.pats, c.npats, dym, sizeof(dym));
+		pc_err("list: no cached probe matches in %s%s", pc_cache_dir(), dym);
 		ret = -ENOENT;
 	}
 	if (!ret && c.invalid)
