@@ -147,7 +147,7 @@ check_eq "the man page's export example 'sdt_*' exports the sdt_ groups" 0 "$(rc
 
 # ---- clash A: rs:always in rs_sem and rs_twin ----
 out=$(pc list 'sdt_rs:always')
-check_eq "clash A: both binaries list sdt_rs:always" 2 "$(grep -c '^sdt_rs:always=' <<< "$out")"
+check_eq "clash A: both binaries list sdt_rs:always under their kernel names" 2 "$(grep -cE '^sdt_rs:always_[0-9a-f]{8}=always$' <<< "$out")"
 recs=$(pc list --format=record 'sdt_rs:always')
 names=$(echo "$recs" | awk '{print $1}' | sort -u | wc -l)
 check_eq "clash A: kernel names are distinct (build-id suffix)" 2 "$names"
@@ -634,6 +634,38 @@ check "  deletes its kernel event too" sh -c "test -n '$gcname' && ! grep -q '$T
 check_eq "  keeps the others'" yes "$(listed sdt_rs:tick)"
 check_eq "clear with probes defined: exit 0" 0 "$(fkrc clear)"
 check_eq "  deletes every kernel event defined from the cache" "" "$(grep -E '^sdt_rs:(tick|always)' "$FL")"
+
+# ---- clash names: the set of clashing binaries decides, never the order of the scans ----
+twin_bid=$(bid "$T/tree/rs_twin")
+clash_run() {	# clash_run A B: scan A then B with the module loaded, into a fresh cache
+	: > "$FL"; echo 0 > "$F/sys/nr_probes"
+	PROBECACHE_DIR=$T/clash.$1 fk scan "$T/tree/$1" > /dev/null
+	PROBECACHE_DIR=$T/clash.$1 fk scan "$T/tree/$2" > "$T/clash.$1.out"
+	echo "$(PROBECACHE_DIR=$T/clash.$1 fk list --names | sort | paste -sd' ')|$(cut -d' ' -f1 "$FL" | sort | paste -sd' ')"
+}
+one=$(clash_run rs_sem rs_twin)
+two=$(clash_run rs_twin rs_sem)
+check_eq "two scans in opposite orders give identical names (list --names|kernel)" "$one" "$two"
+check_eq "  every clashing probe is EVENT_BUILDID8, in the cache and in the kernel" \
+	"sdt_rs:always_${sem_bid:0:8} sdt_rs:always_${twin_bid:0:8} sdt_rs:tick|sdt_rs:always_${sem_bid:0:8} sdt_rs:always_${twin_bid:0:8} sdt_rs:tick" "$one"
+check "  the second scan says it renamed the first one's unused event" \
+	grep -qF "scan: sdt_rs:always ($T/tree/rs_sem) is now sdt_rs:always_${sem_bid:0:8}: another cached binary has sdt_rs:always" "$T/clash.rs_sem.out"
+: > "$FL"; echo 0 > "$F/sys/nr_probes"
+export PROBECACHE_DIR=$T/clash.used
+fk scan "$T/tree/rs_sem" > /dev/null
+setp sdt_rs:always consumers 1
+fk scan "$T/tree/rs_twin" > /dev/null
+check_eq "a name in use in the kernel stays (perf records it)" "yes" "$(listed sdt_rs:always)"
+check_eq "  list shows the kernel event name a consumer must type" \
+	"sdt_rs:always=always sdt_rs:always_${twin_bid:0:8}=always" "$(fk list 'sdt_rs:always*' | grep = | paste -sd' ')"
+check_eq "  define of it again: already defined under that name, nothing sent" \
+	"already defined sdt_rs:always ($T/tree/rs_sem)|" \
+	"$(: > "$F/sys/control"; fk define "sdt_rs:always@$T/tree/rs_sem" | head -n 1)|$(cat "$F/sys/control")"
+check "  a kernel name from list selects its entry" sh -c \
+	"'$PC_BIN' list -f record 'sdt_rs:always_${twin_bid:0:8}' | grep -q '$T/tree/rs_twin'"
+setp sdt_rs:always consumers 0
+fk disarm -q 'sdt_rs:*'
+export PROBECACHE_DIR=$T/cache
 
 # ---- help, clear ----
 for c in scan list del clear define arm disarm status gc trace preload; do

@@ -185,6 +185,15 @@ bool pc_pattern_match(const struct pc_pattern *p, const struct pc_binary *b,
 	if (pc_pattern_match_name(p, e->group, e->event) ||
 	    (name && pc_pattern_match_name(p, e->group, name)))
 		return true;
+	/* the clash name EVENT_XXXXXXXX that list shows (pc_kernel_event()) */
+	if (p->has_group) {
+		char full[2 * PROBECACHE_NAME_MAX + 12];
+
+		snprintf(full, sizeof(full), "%s:%.*s_%.8s", e->group, PROBECACHE_NAME_MAX - 9,
+			 e->event, b->build_id);
+		if (!fnmatch(p->glob, full, 0))
+			return true;
+	}
 	/* bpftrace's PROVIDER:NAME: the SDT note's own provider and name */
 	return p->has_group && e->kind == PC_ENTRY_SDT && e->spec && !fnmatch(p->glob, e->spec, 0);
 }
