@@ -33,10 +33,15 @@ json_ok() { python3 -m json.tool >/dev/null; }
 rc() { "$@" >/dev/null 2>&1; echo $?; }
 
 # ---- scan ----
-out=$(pc scan "$LIBSTDCXX" 2>&1)
+out=$(pc scan "$LIBSTDCXX" 2> "$T/scan.err")
 real=$(readlink -f "$LIBSTDCXX")
 check_eq "scan prints canonical path, build-id and event count" \
 	"$real ($(bid "$real")): 3 events" "$out"
+check_eq "scan without the module says it cached without defining, and how to define" \
+	"probecache-resolve: scan: cached, not defined: $T/nosysfs/control: probecache.ko is not loaded; run 'probecache-resolve load', then 'probecache-resolve define PATTERN' (or scan again) to make them trace events" \
+	"$(cat "$T/scan.err")"
+check_eq "  scan --no-define asked for that: says nothing of it" "" \
+	"$(pc scan --no-define "$LIBSTDCXX" 2>&1 >/dev/null)"
 check "cache holds one small text file for libstdc++" \
 	test "$(find "$T/cache" -name '*.probes' | wc -l)" = 1
 size=$(find "$T/cache" -name '*.probes' -exec cat {} + | wc -c)

@@ -721,8 +721,13 @@ int pc_define_cached(const char *cmd, char *const *patterns, int npatterns, bool
 		       pc_sysfs_dir(), pc_prog);
 		return -ENOENT;
 	}
-	if (!pc_module_loaded())
-		return 0;	/* only caching was asked for */
+	if (!pc_module_loaded()) {
+		/* cached only: say so, the README's "caches and defines" did not happen */
+		pc_err("%s: cached, not defined: %s/control: probecache.ko is not loaded; run '%s "
+		       "load', then '%s define PATTERN' (or %s again) to make them trace events",
+		       cmd, pc_sysfs_dir(), pc_prog, pc_prog, cmd);
+		return 0;
+	}
 	snprintf(ctl, sizeof(ctl), "%s/control", pc_sysfs_dir());
 	if (access(ctl, W_OK)) {
 		pc_warn("%s: cached but not defined: %s: %s (run '%s define' as root)", cmd, ctl,
