@@ -28,8 +28,11 @@ module:
 user:
 	$(MAKE) -C user
 
+# The fixtures without the DKMS-built modules (tests/fixtures/ops_dkms.mk): those need
+# every kernel's headers and the bullseye/trixie chroots, and only the VM scripts 60-load
+# and 61-dkms use them; tests/vm/run.sh builds the ones its selected scripts need.
 fixtures:
-	$(MAKE) -C tests/fixtures
+	$(MAKE) -C tests/fixtures OPS_DKMS_FOR=
 
 setup:
 	scripts/setup.sh
@@ -40,8 +43,7 @@ setup:
 # made here, those of kernels in chroots would debootstrap a fresh machine's chroots
 # before any suite runs, instead of in run-all's background.
 check: ensure-setup
-	$(MAKE) user
-	$(MAKE) -C tests/fixtures OPS_DKMS_FOR=
+	$(MAKE) user fixtures
 	tests/run-all.sh
 
 ensure-setup:

@@ -464,3 +464,12 @@ int pc_sdt_find_site(const void *notes, size_t len, const struct pc_elf_info *in
 	*why = "no SDT note has this address";
 	return -ENOENT;
 }
+
+bool pc_sdt_fast_site(const u8 *bytes, size_t len)
+{
+	static const u8 site[PC_SDT_FAST_LEN] = {
+		0x90, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00,
+	};
+
+	return len >= sizeof(site) && !memcmp(bytes, site, sizeof(site));
+}

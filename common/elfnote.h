@@ -116,4 +116,14 @@ int pc_sdt_find_site(const void *notes, size_t len, const struct pc_elf_info *in
 		     bool have_base, u64 base_addr, u64 pc, u64 *sem,
 		     const char **why);
 
+/*
+ * The x86-64 USDT site whose uprobe the kernel (7.x) can turn into a call
+ * to its uprobe trampoline: the note's 1-byte nop, then the 10-byte
+ * "nopw %cs:0x0(%rax,%rax,1)" (66 2e 0f 1f 84 00 00 00 00 00). The uprobe
+ * then belongs at the note's pc + 1. True iff the first PC_SDT_FAST_LEN of
+ * @len bytes are exactly that; see Documentation/design.md "USDT fast path".
+ */
+#define PC_SDT_FAST_LEN		11
+bool pc_sdt_fast_site(const u8 *bytes, size_t len);
+
 #endif /* _PC_ELFNOTE_H */

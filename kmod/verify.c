@@ -368,6 +368,37 @@ static int pc_read_sdt_sects(struct file *f, const struct pc_elf_info *elf,
 	return ret;
 }
 
+/*
+ * x86-64 only: rec->offset may be one past an SDT probe's address when the
+ * probe's nop is followed by the 10-byte nop the uprobe core optimizes (see
+ * Documentation/design.md "USDT fast path"). Exactly that shift, only with
+ * exactly those 11 bytes in the file: 0 and the probe's semaphore, else
+ * -ENOENT, or -EIO with @err set if the bytes could not be read.
+ */
+static int pc_sdt_fast_shift(struct file *f, const struct pc_record *rec,
+			     const struct pc_elf_info *elf,
+			     const struct pc_sdt_sects *ss, const void *notes,
+			     u64 *sem, struct pc_err *err)
+{
+	const char *why = "malformed";
+	u8 site[PC_SDT_FAST_LEN];
+	u64 pc;
+	int ret;
+
+	if (elf->machine != EM_X86_64 || !rec->offset ||
+	    pc_elf_off_to_vaddr(elf, rec->offset - 1, &pc))
+		return -ENOENT;
+	ret = pc_sdt_find_site(notes, ss->notes.size, elf, ss->have_base,
+			       ss->base_addr, pc, sem, &why);
+	if (ret)
+		return -ENOENT;
+	if (!pc_elf_in_load(elf, rec->offset - 1, sizeof(site), PF_X))
+		return -ENOENT;
+	if (pc_read_at(f, site, sizeof(site), rec->offset - 1, "SDT site", err))
+		return -EIO;	/* err says why */
+	return pc_sdt_fast_site(site, sizeof(site)) ? 0 : -ENOENT;
+}
+
 /* The semaphore of the SDT probe at file offset rec->offset, as a file offset. */
 static int pc_sdt_site_sem(struct file *f, const struct pc_record *rec,
 			   const struct pc_elf_info *elf,
@@ -392,7 +423,11 @@ static int pc_sdt_site_sem(struct file *f, const struct pc_record *rec,
 		return PTR_ERR(notes);
 	ret = pc_sdt_find_site(notes, ss->notes.size, elf, ss->have_base,
 			       ss->base_addr, pc, &sem, &why);
+	if (ret == -ENOENT)
+		ret = pc_sdt_fast_shift(f, rec, elf, ss, notes, &sem, err);
 	kvfree(notes);
+	if (ret == -EIO)
+		return ret;
 	if (ret == -ENOENT)
 		return pc_err_set(err, -ESTALE, "offset",
 				  "0x%llx is not an SDT probe of this file (no .note.stapsdt entry has it)",

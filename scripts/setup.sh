@@ -12,7 +12,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 PKGS="build-essential gcc g++ make pkg-config clang llvm libclang-rt-14-dev bc flex bison
 	libelf-dev libdw-dev libkmod-dev libcapstone-dev libdebuginfod-dev elfutils debuginfod systemtap-sdt-dev
-	busybox-static cpio kmod dkms xz-utils zstd file python3 e2fsprogs xfsprogs
+	busybox-static cpio kmod dkms xz-utils zstd file python3 perl e2fsprogs xfsprogs
 	linux-image-cloud-amd64 linux-headers-cloud-amd64 linux-source-6.1 linux-source-6.12 libssl-dev
 	linux-perf gdb libc6-dbg postgresql-15 openjdk-17-jre-headless python3.11 gcc-aarch64-linux-gnu
 	g++-aarch64-linux-gnu libc6-dev-arm64-cross

@@ -105,7 +105,9 @@ for s in "${suites[@]}"; do
 	fi
 	suite_verdict "$s" "$rc" "$log"
 	rm -f "$log"
-	echo "# ---- $s: $SV_PASS passed, $SV_FAIL failed, $SV_SKIP skipped in $(( $(date +%s) - start ))s"
+	todo=
+	[ "${SV_TODO:-0}" -eq 0 ] || todo=", $SV_TODO TODO"
+	echo "# ---- $s: $SV_PASS passed, $SV_FAIL failed, $SV_SKIP skipped$todo in $(( $(date +%s) - start ))s"
 	pass=$((pass + SV_PASS))
 	fail=$((fail + SV_FAIL))
 	skip=$((skip + SV_SKIP))

@@ -33,10 +33,15 @@ json_ok() { python3 -m json.tool >/dev/null; }
 rc() { "$@" >/dev/null 2>&1; echo $?; }
 
 # ---- scan ----
-out=$(pc scan "$LIBSTDCXX" 2>&1)
+out=$(pc scan "$LIBSTDCXX" 2> "$T/scan.err")
 real=$(readlink -f "$LIBSTDCXX")
 check_eq "scan prints canonical path, build-id and event count" \
 	"$real ($(bid "$real")): 3 events" "$out"
+check_eq "scan without the module says it cached without defining, and how to define" \
+	"probecache-resolve: scan: cached, not defined: $T/nosysfs/control: probecache.ko is not loaded; run 'probecache-resolve load', then 'probecache-resolve define PATTERN' (or scan again) to make them trace events" \
+	"$(cat "$T/scan.err")"
+check_eq "  scan --no-define asked for that: says nothing of it" "" \
+	"$(pc scan --no-define "$LIBSTDCXX" 2>&1 >/dev/null)"
 check "cache holds one small text file for libstdc++" \
 	test "$(find "$T/cache" -name '*.probes' | wc -l)" = 1
 size=$(find "$T/cache" -name '*.probes' -exec cat {} + | wc -c)
@@ -122,10 +127,32 @@ check_eq "@BUILDID-PREFIX selects one version" 1 \
 	"$(pc list "always@$(bid "$FX/rs_twin" | cut -c1-6)" | grep -c =)"
 check_eq "a pattern with two ':' is a usage error" 2 "$(rc pc list 'a:b:c')"
 check_eq "@ neither path nor hex is a usage error" 2 "$(rc pc list 'x@zz')"
+# every form a tracer types selects the same probes (issue 30)
+uthrow="p:sdt_libstdcxx/throw $real:0xa90a1 arg1=%di:u64 arg2=%si:u64"
+check_eq "GROUP alone selects the group's probes" 3 "$(pc list -f uprobe sdt_libstdcxx | wc -l)"
+check_eq "GROUP:* too" 3 "$(pc list -f uprobe 'sdt_libstdcxx:*' | wc -l)"
+check_eq "GROUP/EVENT (ftrace's form)" "$uthrow" "$(pc list -f uprobe sdt_libstdcxx/throw)"
+check_eq "PROVIDER:NAME (bpftrace's form)" "$uthrow" "$(pc list -f uprobe libstdcxx:throw)"
+check_eq "usdt:PATH:PROVIDER:NAME (bpftrace's full form)" "$uthrow" \
+	"$(pc list -f uprobe "usdt:$LIBSTDCXX:libstdcxx:throw")"
+check_eq "a path alone selects that binary's probes" 3 "$(pc list -f uprobe "$LIBSTDCXX" | wc -l)"
+check_eq "@PATH too" 3 "$(pc list -f uprobe "@$LIBSTDCXX" | wc -l)"
+check_eq "a relative path too" 3 \
+	"$(cd "$(dirname "$LIBSTDCXX")" && "$PC_BIN" list -f uprobe "./$(basename "$LIBSTDCXX")" | wc -l)"
+check_eq "GROUP/EVENT@PATH" "$uthrow" "$(pc list -f uprobe "sdt_libstdcxx/throw@$LIBSTDCXX")"
+check_eq "no match: exit 1 and the closest names offered" \
+	"1 probecache-resolve: list: no cached probe matches in $T/cache; did you mean sdt_libstdcxx:throw?" \
+	"$(pc list sdt_libstdcxx:thorw 2> "$T/err"; echo "$? $(cat "$T/err")")"
+check "  del offers them too" sh -c "'$PC_BIN' del libstdcxx:rethrw 2>&1 | grep -q 'did you mean sdt_libstdcxx:rethrow?'"
+check "  so do arm and export" sh -c "'$PC_BIN' arm sdt_libstdcxx:thro 2>&1 | grep -q 'did you mean sdt_libstdcxx:throw?' &&
+	'$PC_BIN' export -o '$T/no.pca' thorw 2>&1 | grep -q 'did you mean sdt_libstdcxx:throw?'"
+check_eq "  nothing close: no suggestion" "probecache-resolve: list: no cached probe matches in $T/cache" \
+	"$(pc list zzzzzzzzzzzz 2>&1)"
+check_eq "the man page's export example 'sdt_*' exports the sdt_ groups" 0 "$(rc pc export -o "$T/sdt.pca" 'sdt_*')"
 
 # ---- clash A: rs:always in rs_sem and rs_twin ----
 out=$(pc list 'sdt_rs:always')
-check_eq "clash A: both binaries list sdt_rs:always" 2 "$(grep -c '^sdt_rs:always=' <<< "$out")"
+check_eq "clash A: both binaries list sdt_rs:always under their kernel names" 2 "$(grep -cE '^sdt_rs:always_[0-9a-f]{8}=always$' <<< "$out")"
 recs=$(pc list --format=record 'sdt_rs:always')
 names=$(echo "$recs" | awk '{print $1}' | sort -u | wc -l)
 check_eq "clash A: kernel names are distinct (build-id suffix)" 2 "$names"
@@ -586,6 +613,64 @@ fk define -q "sdt_rs:always@$T/tree/rs_sem"
 PROBECACHE_TRACEFS=$F/tracefs fkrc trace sdt_rs:tick > /dev/null
 check_eq "trace deletes what it defined, keeps what was defined before" "$alw" \
 	"$(cut -d' ' -f1 "$FL" | grep sdt_rs | paste -sd' ')"
+
+# ---- del / clear / gc of probes defined in the kernel (as perf probe -d) ----
+fk define -q sdt_rs:tick
+check_eq "del of a probe defined in probecache.ko: exit 0" 0 "$(fkrc del sdt_rs:tick)"
+check_eq "  deletes the kernel event too" no "$(listed sdt_rs:tick)"
+check "  and says so" grep -qxF "disarmed sdt_rs:tick ($T/tree/rs_sem)" "$T/fk.out"
+check_eq "  and the cache entry" "" "$(pc list --format=record sdt_rs:tick 2>/dev/null)"
+fk scan --no-define "$T/tree/rs_sem" > /dev/null
+fk define -q sdt_rs:tick
+setp sdt_rs:tick consumers 1
+check_eq "del of a probe perf still uses: exit 1" 1 "$(fkrc del sdt_rs:tick)"
+check "  refuses, naming the command that would delete it" \
+	grep -q "del: nothing removed from the cache: 1 of its probes are defined in probecache.ko .* run 'probecache-resolve disarm PATTERN', then 'del' again" "$T/fk.err"
+check_eq "  the cache entry and the kernel event both stay" "yes p:sdt_rs/tick" \
+	"$(listed sdt_rs:tick) $(pc list --format=record sdt_rs:tick | cut -d' ' -f1)"
+setp sdt_rs:tick consumers 0
+mkdir -p "$T/gcd"; cp "$FX/rs_ver_v1" "$T/gcd/rs_gc"
+fk scan --no-define "$T/gcd/rs_gc" > /dev/null
+fk define -q "*@$T/gcd/rs_gc"
+gcname=$(awk -v p="$T/gcd/rs_gc" '$0 ~ p { print $1 }' "$FL")
+rm "$T/gcd/rs_gc"
+check_eq "gc of a gone binary whose probe is defined: exit 0" 0 "$(fkrc gc)"
+check "  deletes its kernel event too" sh -c "test -n '$gcname' && ! grep -q '$T/gcd/rs_gc' '$FL'"
+check_eq "  keeps the others'" yes "$(listed sdt_rs:tick)"
+check_eq "clear with probes defined: exit 0" 0 "$(fkrc clear)"
+check_eq "  deletes every kernel event defined from the cache" "" "$(grep -E '^sdt_rs:(tick|always)' "$FL")"
+
+# ---- clash names: the set of clashing binaries decides, never the order of the scans ----
+twin_bid=$(bid "$T/tree/rs_twin")
+clash_run() {	# clash_run A B: scan A then B with the module loaded, into a fresh cache
+	: > "$FL"; echo 0 > "$F/sys/nr_probes"
+	PROBECACHE_DIR=$T/clash.$1 fk scan "$T/tree/$1" > /dev/null
+	PROBECACHE_DIR=$T/clash.$1 fk scan "$T/tree/$2" > "$T/clash.$1.out"
+	echo "$(PROBECACHE_DIR=$T/clash.$1 fk list --names | sort | paste -sd' ')|$(cut -d' ' -f1 "$FL" | sort | paste -sd' ')"
+}
+one=$(clash_run rs_sem rs_twin)
+two=$(clash_run rs_twin rs_sem)
+check_eq "two scans in opposite orders give identical names (list --names|kernel)" "$one" "$two"
+check_eq "  every clashing probe is EVENT_BUILDID8, in the cache and in the kernel" \
+	"sdt_rs:always_${sem_bid:0:8} sdt_rs:always_${twin_bid:0:8} sdt_rs:tick|sdt_rs:always_${sem_bid:0:8} sdt_rs:always_${twin_bid:0:8} sdt_rs:tick" "$one"
+check "  the second scan says it renamed the first one's unused event" \
+	grep -qF "scan: sdt_rs:always ($T/tree/rs_sem) is now sdt_rs:always_${sem_bid:0:8}: another cached binary has sdt_rs:always" "$T/clash.rs_sem.out"
+: > "$FL"; echo 0 > "$F/sys/nr_probes"
+export PROBECACHE_DIR=$T/clash.used
+fk scan "$T/tree/rs_sem" > /dev/null
+setp sdt_rs:always consumers 1
+fk scan "$T/tree/rs_twin" > /dev/null
+check_eq "a name in use in the kernel stays (perf records it)" "yes" "$(listed sdt_rs:always)"
+check_eq "  list shows the kernel event name a consumer must type" \
+	"sdt_rs:always=always sdt_rs:always_${twin_bid:0:8}=always" "$(fk list 'sdt_rs:always*' | grep = | paste -sd' ')"
+check_eq "  define of it again: already defined under that name, nothing sent" \
+	"already defined sdt_rs:always ($T/tree/rs_sem)|" \
+	"$(: > "$F/sys/control"; fk define "sdt_rs:always@$T/tree/rs_sem" | head -n 1)|$(cat "$F/sys/control")"
+check "  a kernel name from list selects its entry" sh -c \
+	"'$PC_BIN' list -f record 'sdt_rs:always_${twin_bid:0:8}' | grep -q '$T/tree/rs_twin'"
+setp sdt_rs:always consumers 0
+fk disarm -q 'sdt_rs:*'
+export PROBECACHE_DIR=$T/cache
 
 # ---- help, clear ----
 for c in scan list del clear define arm disarm status gc trace preload; do

@@ -70,6 +70,43 @@ check_eq "two streams with their plans, two suites: summed" "0 3 passed, 0 faile
 	"$rc $(tail -n 1 <<< "$out")"
 check "each suite's line shows its skips" grep -q '^# ---- exec:.*/units: 2 passed, 0 failed, 1 skipped in' <<< "$out"
 
+## ---- run-all: TAP as the standard has it (tests/lib/tap-verdict.pl, TAP::Parser)
+# expect_pass DESC CI SUITE... SUMMARY: run-all passes the SUITEs with SUMMARY as its last line
+expect_pass() {
+	local desc=$1 ci=$2 want=${*: -1}
+	runall "$ci" "${@:3:$#-3}"
+	check_eq "$desc" "0 $want" "$rc $(tail -n 1 <<< "$out")"
+	[ "$rc" -eq 0 ] || sed 's/^/#   /' <<< "$out" | tail -n 15
+}
+fake planfirst '1..3' 'ok 1 - a' 'ok 2 - b' 'ok 3 - c # SKIP not here'
+expect_pass "a plan-first suite passes with its counts" "" planfirst "2 passed, 0 failed, 1 skipped"
+fake mixed '1..1' 'ok 1 - a' 'ok 1 - b' 'ok 2 - c' '1..2' '1..2' 'ok 1 - d' 'ok 2 - e'
+expect_pass "plan-first, plan-last, plan-first streams in one suite: summed" "" mixed \
+	"5 passed, 0 failed, 0 skipped"
+fake firstshort '1..3' 'ok 1 - a' 'ok 2 - b'
+expect_fail "run-all fails a plan-first stream with fewer results than planned" "" firstshort \
+	"plan says 1..3 but 2 results came after it"
+fake firstlong '1..1' 'ok 1 - a' 'ok 2 - b'
+expect_fail "run-all fails a plan-first stream with more results than planned" "" firstlong \
+	"plan says 1..1 but 2 results came after it"
+fake bailafter 'ok 1 - a' '1..1' 'Bail out! the disk went away'
+expect_fail "run-all fails a suite that bailed out after a complete stream, with its reason" "" \
+	bailafter "Bail out! the disk went away"
+fake bailmid 'ok 1 - a' 'Bail out! no fixtures' 'ok 2 - b' '1..2'
+expect_fail "run-all fails a suite that bailed out mid-stream, with its reason" "" bailmid \
+	"Bail out! no fixtures"
+fake todo 'ok 1 - a' 'not ok 2 - b # TODO known bug 7' '1..2'
+expect_pass "not ok with a TODO directive is an expected failure, not a failure" "" todo "1 passed, 0 failed, 0 skipped"
+check "... said as one in a comment" grep -q '^# exec:.*/todo: expected failure (TODO): not ok 2 - b # TODO known bug 7$' <<< "$out"
+check "... counted on the suite's line" grep -q '^# ---- exec:.*/todo: 1 passed, 0 failed, 0 skipped, 1 TODO in' <<< "$out"
+expect_pass "... under CI=true too (a TODO is no skip)" true todo "1 passed, 0 failed, 0 skipped"
+fake todonot 'ok 1 - a' 'not ok 2 - b' '1..2'
+expect_fail "a not ok without TODO still fails (control)" "" todonot "2 - b"
+fake skipall '1..0 # SKIP no such device'
+expect_pass "1..0 with a SKIP directive is a skipped suite, not one without results" "" skipall "0 passed, 0 failed, 1 skipped"
+check "... with its reason in a comment" grep -q '^# exec:.*/skipall: skipped a whole stream: no such device$' <<< "$out"
+expect_fail "run-all fails a suite of 1..0 with a SKIP directive under CI=true" true skipall "1 skipped under CI=true"
+
 ## ---- report.sh: broken VM logs fail
 # vmlogs DIR [SCRIPT_RC]: a complete, clean VM run's tap and console logs in DIR
 vmlogs() {

@@ -20,7 +20,7 @@ if [ -z "${PC_BIN:-}" ]; then
 fi
 make -s -C "$top/tests/fixtures" build/dw_app >/dev/null || { echo "Bail out! cannot build fixtures"; exit 1; }
 T=$(mktemp -d /tmp/pc-hostile.XXXXXX)
-trap 'rm -rf "$T"' EXIT
+trap 'rm -rf "$T" ${nobody_bin:+"$nobody_bin"}' EXIT
 chmod 755 "$T"
 cc -shared -fPIC -O2 -Wall -o "$T/shrink.so" "$here/shrink.c" -ldl ||
 	{ echo "Bail out! cannot build the shrink shim"; exit 1; }
@@ -383,10 +383,16 @@ mkdir -p "$T/shared"
 cp -a "$PROBECACHE_DIR" "$T/shared/cache"
 chmod -R a+rX "$T/shared"
 chmod 600 "$T/shared/cache/${lbid:0:2}/${lbid:2}.probes"
+# nobody runs a copy of the CLI placed where it can reach it: the checkout may sit in a
+# directory nobody cannot enter (a 0700 mktemp -d, root's home).
+nobody_bin=$(mktemp -d /tmp/pc-hostile-bin.XXXXXX)
+chmod 755 "$nobody_bin"
+cp "$PC_BIN" "$nobody_bin/$P"
 expect "list as a user who cannot read a cache file: said, not an empty listing" 0 \
 	"$P: warning: $T/shared/cache/${lbid:0:2}/${lbid:2}.probes: Permission denied, skipped" any \
 	setpriv --reuid=nobody --regid=nogroup --clear-groups env PROBECACHE_DIR="$T/shared/cache" \
-	"$PC_BIN" list
+	"$nobody_bin/$P" list
+rm -rf "$nobody_bin"
 expect "--cache-dir '' is a usage error" 2 "$P: --cache-dir: empty directory name" same \
 	"$PC_BIN" -C '' list
 

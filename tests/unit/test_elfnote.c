@@ -618,6 +618,35 @@ static void test_shdr_hostile(void)
 	       !strcmp(pc_elf_sect_name("abc\0def\0", 8, &sect), "def"), "name found");
 }
 
+/* The USDT site the x86-64 uprobe core optimizes (issue 28): exactly 11 bytes. */
+static void test_sdt_fast_site(void)
+{
+	static const u8 fast[] = {
+		0x90, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00,
+	};
+	static const u8 nop5[] = { 0x90, 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	u8 b[sizeof(fast) + 1];
+	unsigned int i, bad = 0;
+
+	TAP_OK(PC_SDT_FAST_LEN == sizeof(fast), "the fast site is 11 bytes");
+	TAP_OK(pc_sdt_fast_site(fast, sizeof(fast)), "nop; nopw %%cs:0(%%rax,%%rax,1) is a fast site");
+	memcpy(b, fast, sizeof(fast));
+	b[sizeof(fast)] = 0xcc;
+	TAP_OK(pc_sdt_fast_site(b, sizeof(b)), "bytes after the site do not matter");
+	TAP_OK(!pc_sdt_fast_site(fast, sizeof(fast) - 1), "10 bytes are not enough");
+	TAP_OK(!pc_sdt_fast_site(fast, 0), "nothing is not a fast site");
+	for (i = 0; i < sizeof(fast); i++) {
+		memcpy(b, fast, sizeof(fast));
+		b[i] ^= 0x01;
+		bad += pc_sdt_fast_site(b, sizeof(fast));
+	}
+	TAP_OK(!bad, "any one byte changed: not a fast site");
+	TAP_OK(!pc_sdt_fast_site(nop5, sizeof(nop5)), "nop; nop5 (the 6.18 form) is not");
+	memcpy(b, fast, sizeof(fast));
+	b[0] = 0xcc;
+	TAP_OK(!pc_sdt_fast_site(b, sizeof(fast)), "an int3 on the note's nop: not");
+}
+
 int main(void)
 {
 	test_synthetic(false, false);
@@ -633,6 +662,7 @@ int main(void)
 	if (!access("/usr/aarch64-linux-gnu/lib/libc.so.6", R_OK))
 		test_real("/usr/aarch64-linux-gnu/lib/libc.so.6");
 	test_shdr_hostile();
+	test_sdt_fast_site();
 	test_sdt_real("/usr/lib/x86_64-linux-gnu/libstdc++.so.6");
 	test_sdt_real("/usr/bin/python3.11");
 	return tap_done();

@@ -15,6 +15,8 @@
 #   VM_BOOT_TIMEOUT=s        limit until /init has calibrated (default 300)
 #   VM_QUIET=1               print only failures and the summary
 #   VM_RAW=1                 print the scripts' non-TAP output as is (the demo)
+#   VM_FIXTURES='K...'       build the DKMS-built fixture modules of these kernels (default:
+#                            KERNEL's, 6.1's and 6.12's only if 60-load or 61-dkms is selected)
 #
 # Exit status: 0 only if every script finished, every result is ok, and the kernel log
 # is complete and has no BUG/WARNING/KASAN/lockdep/sleep-in-atomic/kmemleak/stall report.
@@ -105,11 +107,17 @@ build_all() {
 	# The DKMS-built modules (tests/fixtures/ops_dkms.mk) the scripts run need: 61-dkms
 	# loads this kernel's, 60-load refuses one built for another kernel (the host's 6.1
 	# or 6.12). Never another release's: building every kernel's waited on those chroots,
-	# so on a fresh machine the first VM suite sat behind the trixie debootstrap.
-	local dkms= s
-	for s in 60-load 61-dkms; do
-		case $s in ${VM_TESTS:-*}) dkms="$kernel 6.1 6.12" ;; esac
-	done
+	# so on a fresh machine the first VM suite sat behind the trixie debootstrap. None
+	# where neither script is selected from $testdir (the demo's has neither); VM_FIXTURES
+	# names the kernels instead.
+	local dkms= t
+	if [ -n "${VM_FIXTURES+set}" ]; then
+		dkms=$VM_FIXTURES
+	else
+		for t in "$testdir"/${VM_TESTS:-*}.sh; do
+			case ${t##*/} in 60-load.sh|61-dkms.sh) dkms="$kernel 6.1 6.12" ;; esac
+		done
+	fi
 	make -s -C "$top/tests/fixtures" OPS_DKMS_FOR="$dkms" > /dev/null
 	[ "$arch" != arm64 ] || make -s -C "$top/tests/fixtures/arm64" > /dev/null
 }

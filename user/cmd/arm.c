@@ -32,6 +32,7 @@
 #include "armed.h"
 #include "builtin.h"
 #include "cache_select.h"
+#include "fastpath.h"
 #include "kload.h"
 #include "pattern.h"
 #include "pc.h"
@@ -42,12 +43,14 @@ struct arm_item {
 	const struct pc_binary *b;
 	const struct pc_entry *e;
 	const char *path;
+	uint64_t offset;			/* where it is armed: e->offset, + 1 on a USDT fast site */
 	char name[2 * PROBECACHE_NAME_MAX + 2];	/* GROUP:EVENT in the kernel */
 	char *line;				/* "add RECORD" or "del GROUP:EVENT" */
 	int err;				/* 0 or -errno from the module */
 	char why[256];
 	bool fresh;				/* this call defined it */
 	bool counted;				/* it was counting before this call */
+	bool kept;				/* defined before under another name: kept */
 	long pid;				/* what the probe is restricted to */
 };
 
@@ -247,6 +250,9 @@ static int plan_add(struct arm_plan *pl, const struct pc_binary *b, const struct
 	it->b = b;
 	it->e = e;
 	it->path = path;
+	it->offset = e->offset;
+	if (e->kind == PC_ENTRY_SDT && !e->retprobe)
+		it->offset = pc_sdt_arm_offset(path, e->offset);
 	return 0;
 }
 
@@ -382,7 +388,7 @@ static int make_record(struct arm_plan *pl, struct arm_item *it, pid_t pid)
 	if (pid)
 		snprintf(pidarg, sizeof(pidarg), " pid=%d", (int)pid);
 	if (asprintf(&it->line, "add %c:%s/%s %s %s:0x%" PRIx64 "%s%s%s%s", e->retprobe ? 'r' : 'p',
-		     e->group, event, it->b->build_id, it->path, e->offset, ref, pidarg,
+		     e->group, event, it->b->build_id, it->path, it->offset, ref, pidarg,
 		     e->args && e->args[0] ? " " : "", e->args ? e->args : "") < 0) {
 		it->line = NULL;
 		return -ENOMEM;
@@ -408,7 +414,7 @@ static const char *reason(const char *why)
 /* EEXIST: the same probe defined before (@kp, as listed), or another holding the name? */
 static bool same_probe_defined(const struct arm_item *it, const struct pc_kprobe *kp)
 {
-	return kp && !strcmp(kp->build_id, it->b->build_id) && kp->offset == it->e->offset;
+	return kp && !strcmp(kp->build_id, it->b->build_id) && kp->offset == it->offset;
 }
 
 /*
@@ -421,6 +427,8 @@ static int define_outcome(struct arm_item *it, const struct pc_kprobes *k)
 {
 	const struct pc_kprobe *kp = pc_kprobes_get(k, it->name);
 
+	if (it->kept)
+		return 0;
 	if (!it->err) {
 		it->fresh = true;
 		return 0;
@@ -519,6 +527,39 @@ static void report_item(const struct arm_item *it, const struct pc_arm_opts *opt
 }
 
 /*
+ * A probe defined before under another name (its plain EVENT, before a clash
+ * gave it EVENT_XXXXXXXX, and in use then) keeps that name: nothing is sent
+ * for it and the item takes the kernel's name. The others are pushed.
+ */
+static void push_unkept(int fd, struct arm_item *items, size_t n, const struct pc_kprobes *k)
+{
+	struct arm_item *push = malloc((n ? n : 1) * sizeof(*push));
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pc_kprobe *kp = pc_kprobes_find(k, items[i].b->build_id,
+							     items[i].e->offset);
+
+		if (kp && !strcmp(kp->group, items[i].e->group) && strcmp(kp->name, items[i].name)) {
+			snprintf(items[i].name, sizeof(items[i].name), "%s", kp->name);
+			items[i].kept = true;
+		}
+	}
+	if (!push) {
+		push_items(fd, items, n);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!items[i].kept)
+			push[m++] = items[i];
+	push_items(fd, push, m);
+	for (size_t i = 0, j = 0; i < n; i++)
+		if (!items[i].kept)
+			items[i] = push[j++];
+	free(push);
+}
+
+/*
  * The items our own parser accepted, in order, sent; outcomes copied back.
  * The module's listing is read once before anything is sent: what was
  * defined and counting before this call (nothing is sent if it cannot be read).
@@ -541,7 +582,7 @@ static int push_valid(struct arm_plan *pl, const struct pc_arm_opts *opts)
 	if (!ret && nsend)
 		ret = pc_kprobes_read(&k);
 	if (!ret)
-		push_items(fd, send, nsend);
+		push_unkept(fd, send, nsend, &k);
 	for (size_t i = 0; !ret && i < nsend; i++)
 		define_outcome(&send[i], &k);
 	if (!ret && opts->count)
@@ -588,6 +629,88 @@ int pc_arm(char *const *patterns, int npatterns, const struct pc_arm_opts *opts,
 	return ret;
 }
 
+/* Does an entry @pats select share GROUP and cached EVENT with (@group, @event)? */
+static bool same_name_selected(const struct pc_snapshot *s, const struct pc_pattern *pats,
+			       int npats, const char *group, const char *event)
+{
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t j = 0; j < s->b[i]->nentries; j++) {
+			const struct pc_entry *e = &s->b[i]->entries[j];
+
+			if (!strcmp(e->group, group) && !strcmp(e->event, event) &&
+			    pc_patterns_match(pats, npats, s->b[i], e))
+				return true;
+		}
+	return false;
+}
+
+/*
+ * Caching @patterns' binaries may have made a clash (pattern.h): a probe of
+ * another binary defined before under its plain EVENT is now named
+ * EVENT_XXXXXXXX by the rule. Where nothing uses it (no consumer), it is
+ * deleted and *@redo gets "GROUP:EVENT@BUILDID" to define it again under the
+ * rule's name, so the names do not depend on the order of the scans; a name
+ * in use stays. 0 or -errno.
+ */
+static int rename_unused(const char *cmd, char *const *patterns, int npatterns,
+			 char ***redo, size_t *nredo)
+{
+	struct pc_snapshot snap;
+	struct pc_pattern *pats;
+	struct pc_kprobes k;
+	char ev[PROBECACHE_NAME_MAX + 1], why[256], line[2 * PROBECACHE_NAME_MAX + 8];
+	int ret;
+
+	*redo = NULL;
+	*nredo = 0;
+	if (pc_kprobes_read(&k))
+		return 0;	/* reported; pc_arm() reports it again if it matters */
+	ret = pc_patterns_parse(patterns, npatterns, &pats);
+	if (!ret && pc_snapshot_load(&snap))
+		memset(&snap, 0, sizeof(snap));
+	for (size_t i = 0; !ret && i < k.n; i++) {
+		const struct pc_kprobe *kp = &k.p[i];
+		const struct pc_binary *b = pc_snapshot_find(&snap, kp->build_id);
+		const struct pc_entry *e = NULL;
+		char **tmp;
+
+		for (size_t j = 0; b && !e && j < b->nentries; j++)
+			if (b->entries[j].offset == kp->offset &&
+			    !strcmp(b->entries[j].group, kp->group))
+				e = &b->entries[j];
+		if (!e || kp->consumers != 0 || kp->counting)
+			continue;
+		pc_kernel_event(&snap, b, e, ev, sizeof(ev));
+		if (!strcmp(ev, kp->event) ||
+		    !same_name_selected(&snap, pats, npatterns, e->group, e->event))
+			continue;
+		snprintf(line, sizeof(line), "del %s", kp->name);
+		if (pc_control_write(line, why, sizeof(why))) {
+			pc_warn("%s: %s keeps its name: %s", cmd, kp->name, why);
+			continue;
+		}
+		tmp = realloc(*redo, (*nredo + 1) * sizeof(**redo));
+		if (!tmp || asprintf(&tmp[*nredo], "%s:%s@%s", e->group, e->event,
+				     b->build_id) < 0) {
+			ret = -ENOMEM;
+			if (tmp)
+				*redo = tmp;
+			break;
+		}
+		*redo = tmp;
+		(*nredo)++;
+		/* said even by a quiet scan: a consumer's name changed */
+		printf("%s: %s (%s) is now %s:%s: another cached binary has %s:%s\n", cmd,
+			       kp->name, kp->path, e->group, ev, e->group, e->event);
+	}
+	if (!ret)
+		pc_snapshot_free(&snap);
+	if (!ret)
+		pc_patterns_free(pats, npatterns);
+	pc_kprobes_free(&k);
+	return ret;
+}
+
 int pc_define_cached(const char *cmd, char *const *patterns, int npatterns, bool count,
 		     bool quiet)
 {
@@ -603,15 +726,43 @@ int pc_define_cached(const char *cmd, char *const *patterns, int npatterns, bool
 		       pc_sysfs_dir(), pc_prog);
 		return -ENOENT;
 	}
-	if (!pc_module_loaded())
-		return 0;	/* only caching was asked for */
+	if (!pc_module_loaded()) {
+		/* cached only: say so, the README's "caches and defines" did not happen */
+		pc_err("%s: cached, not defined: %s/control: probecache.ko is not loaded; run '%s "
+		       "load', then '%s define PATTERN' (or %s again) to make them trace events",
+		       cmd, pc_sysfs_dir(), pc_prog, pc_prog, cmd);
+		return 0;
+	}
 	snprintf(ctl, sizeof(ctl), "%s/control", pc_sysfs_dir());
 	if (access(ctl, W_OK)) {
 		pc_warn("%s: cached but not defined: %s: %s (run '%s define' as root)", cmd, ctl,
 			strerror(errno), pc_prog);
 		return PC_EXIT_PARTIAL;
 	}
-	ret = pc_arm(patterns, npatterns, &opts, &res);
+	{
+		struct pc_arm_opts ropts = { .quiet = quiet };
+		struct pc_arm_result rres = { 0 };
+		char **redo;
+		size_t nredo;
+		int rret = 0;
+
+		ret = rename_unused(cmd, patterns, npatterns, &redo, &nredo);
+		if (ret)
+			return ret;
+		ret = pc_arm(patterns, npatterns, &opts, &res);
+		/* the renamed ones are defined again, never counted: they were not */
+		if (nredo && ret != -ENOMEM && ret != -EINVAL)
+			rret = pc_arm(redo, (int)nredo, &ropts, &rres);
+		if (nredo && (rret == -ENOMEM || rret == -EINVAL))
+			ret = rret;
+		else if (nredo)
+			res.failed += rres.failed, res.skipped += rres.skipped;
+		if (!ret && rret)
+			ret = rret;
+		for (size_t i = 0; i < nredo; i++)
+			free(redo[i]);
+		free(redo);
+	}
 	if (ret == -ENOMEM || ret == -EINVAL)
 		return ret;
 	printf("%s: %u %s in probecache.ko, %u already, %u skipped, %u failed\n", cmd,
@@ -635,7 +786,8 @@ static bool kprobe_matches(const struct pc_pattern *p, const struct pc_kprobe *k
 		return true;
 	/* by its cache entry too, so "disarm sdt_x:throw" finds throw_1a2b3c4d */
 	for (size_t i = 0; b && i < b->nentries; i++)
-		if (b->entries[i].offset == kp->offset && !strcmp(b->entries[i].group, kp->group) &&
+		if (pc_entry_armed_at(&b->entries[i], kp->offset) &&
+		    !strcmp(b->entries[i].group, kp->group) &&
 		    pc_pattern_match(p, b, &b->entries[i]))
 			return true;
 	return false;
@@ -776,6 +928,54 @@ out_pats:
 	return ret;
 }
 
+int pc_disarm_cached(const char *cmd, const struct pc_snapshot *snap, pc_cached_sel sel,
+		     void *ctx, bool quiet)
+{
+	struct pc_disarm_result res;
+	struct pc_kprobes k;
+	char **pats = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (!pc_module_loaded())
+		return 0;
+	ret = pc_kprobes_read(&k);
+	if (ret)
+		return ret == -ENOENT ? 0 : ret;
+	for (size_t i = 0; !ret && i < k.n; i++) {
+		const struct pc_kprobe *kp = &k.p[i];
+		const struct pc_binary *b = pc_snapshot_find(snap, kp->build_id);
+		bool hit = false;
+
+		for (size_t j = 0; b && !hit && j < b->nentries; j++)
+			hit = b->entries[j].offset == kp->offset &&
+			      !strcmp(b->entries[j].group, kp->group) &&
+			      sel(kp, b, &b->entries[j], ctx);
+		if (!hit)
+			continue;
+		char **tmp = realloc(pats, (n + 1) * sizeof(*pats));
+
+		if (!tmp || asprintf(&tmp[n], "%s@%s", kp->name, kp->build_id) < 0)
+			ret = -ENOMEM;
+		else
+			n++;
+		if (tmp)
+			pats = tmp;
+	}
+	pc_kprobes_free(&k);
+	if (!ret && n)
+		ret = pc_disarm(pats, (int)n, false, quiet, &res);
+	if (ret && ret != -ENOMEM)
+		pc_err("%s: nothing removed from the cache: %zu of its probes are defined in "
+		       "probecache.ko and could not all be deleted there (see above); once "
+		       "nothing uses them run '%s disarm PATTERN', then '%s' again", cmd, n,
+		       pc_prog, cmd);
+	for (size_t i = 0; i < n; i++)
+		free(pats[i]);
+	free(pats);
+	return ret;
+}
+
 /* ---- commands ---- */
 
 static int arm_help(bool count)
@@ -795,7 +995,8 @@ static int arm_help(bool count)
 		       "bpftrace). The module verifies each file now but registers no uprobe and\n"
 		       "touches no semaphore: a probe is armed only while a consumer has its\n"
 		       "event enabled.\n\n", pc_prog);
-	printf("PATTERN is a glob over GROUP:EVENT (a bare EVENT glob matches any group),\n"
+	printf("PATTERN is a glob over GROUP:EVENT (a bare glob: EVENT in any group, or GROUP;\n"
+	       "GROUP/EVENT, PROVIDER:NAME and a PATH work too),\n"
 	       "optionally @/path or @BUILDID-PREFIX. Each entry is checked against the\n"
 	       "file at its path first: when the file holds another cached version, that\n"
 	       "version is used and the choice printed; otherwise it is skipped as stale.\n"
@@ -865,8 +1066,15 @@ static int arm_or_define(int argc, char **argv, bool count)
 	if (ret == -EINVAL || ret == -ENOMEM || ret == -ENOENT)
 		return ret;
 	if (!res.matched) {
-		pc_err("%s: no cached probe matches in %s (see '%s list')", argv[0], pc_cache_dir(),
-		       pc_prog);
+		struct pc_pattern *pats;
+		char dym[512] = "";
+
+		if (!pc_patterns_parse(argv + optind, argc - optind, &pats)) {
+			pc_patterns_suggest(pats, argc - optind, dym, sizeof(dym));
+			pc_patterns_free(pats, argc - optind);
+		}
+		pc_err("%s: no cached probe matches in %s%s (see '%s list')", argv[0],
+		       pc_cache_dir(), dym, pc_prog);
 		return -ENOENT;
 	}
 	if (!opts.quiet || res.failed || res.skipped)

@@ -77,6 +77,24 @@ struct pc_disarm_result {
 int pc_disarm(char *const *patterns, int npatterns, bool keep, bool quiet,
 	      struct pc_disarm_result *res);
 
+/*
+ * Selects, for pc_disarm_cached(), the module's probe @kp defined from the
+ * cache entry (@b, @e) (same build-id, offset and group).
+ */
+typedef bool (*pc_cached_sel)(const struct pc_kprobe *kp, const struct pc_binary *b,
+			      const struct pc_entry *e, void *ctx);
+
+/*
+ * del, clear and gc, before they remove cache entries: delete the module's
+ * probes defined from the entries @sel selects, as perf probe -d deletes the
+ * event with its definition, so the cache and the kernel never split. 0 when
+ * the module is not loaded, none is defined, or all were deleted; else the
+ * error (EBUSY, EACCES...), reported with what to run ('disarm'); the caller
+ * then changes nothing in the cache. @cmd names the command in messages.
+ */
+int pc_disarm_cached(const char *cmd, const struct pc_snapshot *snap, pc_cached_sel sel,
+		     void *ctx, bool quiet);
+
 /* Write one command line to control; on failure read last_error into @why. */
 int pc_control_write(const char *line, char *why, size_t whylen);
 

@@ -167,7 +167,10 @@ static int build_body(struct export_ctx *x, char **body, size_t *len)
 	if (fclose(x->out) && !ret)
 		ret = -ENOMEM;
 	if (!ret && !x->nent) {
-		pc_err("export: no cached entry matches the patterns in %s", pc_cache_dir());
+		char dym[512];
+
+		pc_patterns_suggest(x->patterns, x->npatterns, dym, sizeof(dym));
+		pc_err("export: no cached entry matches the patterns in %s%s", pc_cache_dir(), dym);
 		ret = -ENOENT;
 	}
 	return ret;

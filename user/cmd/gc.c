@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arm.h"
+#include "armed.h"
 #include "builtin.h"
 #include "debuginfo.h"
 #include "pattern.h"
@@ -82,12 +84,32 @@ static bool keep_copy(const char *bid, void *ctx)
 	return false;
 }
 
+struct gc_sel {
+	const struct pc_stale *st;
+	size_t n;
+};
+
+/* A module probe of a removed binary, or defined at one of its dropped paths. */
+static bool gc_selects(const struct pc_kprobe *kp, const struct pc_binary *b,
+		       const struct pc_entry *e, void *ctx)
+{
+	const struct gc_sel *g = ctx;
+
+	(void)e;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->st[i].b == b && (g->st[i].whole || !strcmp(g->st[i].path, kp->path)))
+			return true;
+	return false;
+}
+
 static int gc_help(void)
 {
 	printf("usage: %s gc [--dry-run]\n\n"
 	       "Remove cache entries whose binary is gone or now holds another build-id;\n"
 	       "a binary still present at one of its paths only loses its stale paths;\n"
-	       "uncompressed debuginfo copies (DIR/debug) no remaining probe uses go too.\n\n"
+	       "uncompressed debuginfo copies (DIR/debug) no remaining probe uses go too.\n"
+	       "A probe defined in probecache.ko from a removed entry or path is deleted\n"
+	       "there first; if the module refuses, nothing is removed.\n\n"
 	       "  -n, --dry-run  only show what would be removed\n"
 	       "  -h, --help     this help\n", pc_prog);
 	return 0;
@@ -122,6 +144,11 @@ int cmd_gc(int argc, char **argv)
 	ret = pc_snapshot_load(&snap);
 	if (!ret)
 		ret = pc_stale_find(&snap, &st, &n);
+	if (!ret && !dry && n) {
+		struct gc_sel g = { st, n };
+
+		ret = pc_disarm_cached("gc", &snap, gc_selects, &g, false);
+	}
 	for (i = 0; !ret && i < n; i = j) {
 		for (j = i; j < n && st[j].b == st[i].b; j++)
 			say(&st[j], dry);

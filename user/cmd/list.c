@@ -25,7 +25,7 @@
 #include "pattern.h"
 #include "pc.h"
 
-enum list_format { FMT_TEXT, FMT_UPROBE, FMT_RECORD };
+enum list_format { FMT_TEXT, FMT_UPROBE, FMT_RECORD, FMT_NAMES };
 
 struct list_ctx {
 	enum list_format fmt;
@@ -53,6 +53,21 @@ static const char *shown_spec(const struct pc_entry *e)
 		   !strncmp(e->spec + strlen(e->group) + 1, e->event, strlen(e->event)))))
 		return c + 1;
 	return e->spec;
+}
+
+/*
+ * The event name a consumer types: the module's, when it has this probe
+ * defined (a name in use stays, pattern.h), else the cache's rule.
+ */
+static void shown_event(const struct list_ctx *c, const struct pc_binary *b,
+			const struct pc_entry *e, char *buf, size_t size)
+{
+	const struct pc_kprobe *kp = pc_kprobes_find(&c->armed, b->build_id, e->offset);
+
+	if (kp && !strcmp(kp->group, e->group))
+		snprintf(buf, size, "%s", kp->event);
+	else
+		pc_kernel_event(&c->snap, b, e, buf, size);
 }
 
 static void loc(FILE *f, const struct pc_entry *e)
@@ -167,7 +182,7 @@ static void json_entry(struct list_ctx *c, const struct pc_binary *b, const stru
 {
 	char ev[PROBECACHE_NAME_MAX + 1], *up = uprobe_line(c, b, e), *rec = checked_record(c, b, e);
 
-	pc_kernel_event(&c->snap, b, e, ev, sizeof(ev));
+	shown_event(c, b, e, ev, sizeof(ev));
 	printf("%s{", c->first ? "" : ",");
 	c->first = false;
 	json_kv("kind", e->kind == PC_ENTRY_SDT ? "sdt" : "named", false);
@@ -190,11 +205,16 @@ static void json_entry(struct list_ctx *c, const struct pc_binary *b, const stru
 
 static void text_entry(struct list_ctx *c, const struct pc_binary *b, const struct pc_entry *e)
 {
-	char *s;
+	char ev[PROBECACHE_NAME_MAX + 1], *s;
 
 	switch (c->fmt) {
 	case FMT_TEXT:
-		printf("%s:%s=%s\n", e->group, e->event, shown_spec(e));
+		shown_event(c, b, e, ev, sizeof(ev));
+		printf("%s:%s=%s\n", e->group, ev, shown_spec(e));
+		break;
+	case FMT_NAMES:
+		shown_event(c, b, e, ev, sizeof(ev));
+		printf("%s:%s\n", e->group, ev);
 		break;
 	case FMT_UPROBE:
 		s = uprobe_line(c, b, e);
@@ -225,7 +245,7 @@ static void list_binary(struct list_ctx *c, const struct pc_binary *b)
 			json_entry(c, b, e);
 			continue;
 		}
-		if (!header && c->fmt == FMT_TEXT)
+		if (!header && c->fmt == FMT_TEXT && !c->json)
 			printf("%s (%s):\n", b->paths[0], b->build_id);
 		header = true;
 		text_entry(c, b, e);
@@ -274,6 +294,9 @@ static void available_entry(struct list_ctx *c, const struct pc_binary *b,
 	const struct pc_kprobe *kp = pc_kprobes_find(&c->armed, b->build_id, e->offset);
 	char name[2 * PROBECACHE_NAME_MAX + 2], kind[200];
 
+	if (!kp && e->kind == PC_ENTRY_SDT && !e->retprobe)	/* armed on its fast site */
+		kp = pc_kprobes_find(&c->armed, b->build_id, e->offset + 1);
+
 	snprintf(name, sizeof(name), "%s:%s", e->group, e->event);
 	c->shown++;
 	if (c->json) {
@@ -299,9 +322,6 @@ static void available_entry(struct list_ctx *c, const struct pc_binary *b,
 
 static void list_available(struct list_ctx *c)
 {
-	/* a module that is not loaded just means nothing is armed */
-	if (pc_module_loaded())
-		pc_kprobes_read(&c->armed);
 	if (c->json)
 		printf("{\"events\":[");
 	c->first = true;
@@ -320,15 +340,18 @@ static void list_available(struct list_ctx *c)
 
 static int list_help(void)
 {
-	printf("usage: %s list [--format=text|uprobe|record] [--available] [--json] [PATTERN...]\n\n"
-	       "List cached probes. PATTERN is a glob over GROUP:EVENT (a bare EVENT glob\n"
-	       "matches any group), optionally @/path or @BUILDID-PREFIX.\n\n"
+	printf("usage: %s list [--format=text|uprobe|record] [--available] [--json] [--names] [PATTERN...]\n\n"
+	       "List cached probes, each under the event name perf, ftrace and bpftrace use\n"
+	       "(the module's, for a defined probe). PATTERN is a glob over GROUP:EVENT (a bare glob matches\n"
+	       "EVENT in any group, or a GROUP), optionally @/path or @BUILDID-PREFIX;\n"
+	       "GROUP/EVENT, PROVIDER:NAME, usdt:PATH:PROVIDER:NAME and PATH work too.\n\n"
 	       "  -f, --format=FMT  text: grouped by binary, like 'perf probe --cache --list'\n"
 	       "                    uprobe: ftrace uprobe_events lines, like 'perf probe -D'\n"
 	       "                    record: RECORD lines probecache.ko accepts after 'add '\n"
 	       "  -a, --available   every cached event as an available event, defined ones marked\n"
 	       "                    with their state (defined, armed, stale)\n"
 	       "  -j, --json        JSON (every format's fields)\n"
+	       "      --names       only the event names a consumer types, GROUP:EVENT, one a line\n"
 	       "  -h, --help        this help\n\n"
 	       "Exit: 0 ok, 1 a PATTERN matched nothing or a cached record is invalid, 2 usage.\n",
 	       pc_prog);
@@ -356,6 +379,7 @@ static int list_opts(int argc, char **argv, struct list_ctx *c)
 		{ "format", required_argument, NULL, 'f' },
 		{ "available", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "names", no_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -372,6 +396,9 @@ static int list_opts(int argc, char **argv, struct list_ctx *c)
 			break;
 		case 'j':
 			c->json = true;
+			break;
+		case 'N':
+			c->fmt = FMT_NAMES;
 			break;
 		case 'h':
 			list_help();
@@ -395,6 +422,9 @@ int cmd_list(int argc, char **argv)
 	if (ret)
 		return ret;
 	ret = pc_snapshot_load(&c.snap);
+	/* a module that is not loaded just means nothing is defined */
+	if (!ret && pc_module_loaded())
+		pc_kprobes_read(&c.armed);
 	if (!ret && c.available)
 		list_available(&c);
 	else if (!ret && c.json)
@@ -403,7 +433,10 @@ int cmd_list(int argc, char **argv)
 		for (size_t i = 0; !ret && i < c.snap.n; i++)
 			list_binary(&c, c.snap.b[i]);
 	if (!ret && c.npats && !c.shown) {
-		pc_err("list: no cached probe matches in %s", pc_cache_dir());
+		char dym[512];
+
+		pc_patterns_suggest(c.pats, c.npats, dym, sizeof(dym));
+		pc_err("list: no cached probe matches in %s%s", pc_cache_dir(), dym);
 		ret = -ENOENT;
 	}
 	if (!ret && c.invalid)

@@ -16,7 +16,7 @@ static int cmd_help(int argc, char **argv);
 static const struct pc_cmd commands[] = {
 	{ "scan", cmd_scan, "scan [-r] [--no-define] PATH...",
 	  "read build-id and SDT notes into the cache (and define them if loaded)" },
-	{ "list", cmd_list, "list [--format=text|uprobe|record] [--available] [--json] [PATTERN]",
+	{ "list", cmd_list, "list [--format=text|uprobe|record] [--available] [--json] [--names] [PATTERN...]",
 	  "list cached probes" },
 	{ "add", cmd_add, "add [-x BIN] [-D] [-f] [--arm] [--no-define] [--from FILE] '[[GROUP:]EVENT=]PROBE-POINT [ARG...]'...",
 	  "resolve a probe point with debuginfo and cache it under a name" },

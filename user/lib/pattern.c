@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* PATTERN matching, cache snapshots, file checks and kernel event names. */
 #include <ctype.h>
+#include <stdint.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/probecache.h>
 
@@ -44,15 +46,68 @@ static int parse_qualifier(struct pc_pattern *p, const char *q)
 	return 0;
 }
 
+/* A path where a tracer types a probe: "/abs", "./rel", "../rel", "~/..." is the shell's. */
+static bool is_path(const char *s)
+{
+	return s[0] == '/' || !strncmp(s, "./", 2) || !strncmp(s, "../", 3);
+}
+
+/*
+ * The forms tracers type, rewritten to [GLOB][@QUALIFIER] (pattern.h):
+ * PATH -> @PATH; usdt:PATH:PROVIDER:NAME (bpftrace) -> PROVIDER:NAME@PATH;
+ * GROUP/EVENT (ftrace) -> GROUP:EVENT. A relative path is made absolute.
+ */
+static char *normalize(const char *s)
+{
+	char cwd[PATH_MAX], *out = NULL, *slash;
+	const char *rest;
+
+	if (!strncmp(s, "usdt:", 5)) {
+		rest = s + 5;
+		if (is_path(rest) && strchr(rest, ':')) {
+			const char *c = strchr(rest, ':');
+
+			if (asprintf(&out, "%s@%.*s", c + 1, (int)(c - rest), rest) < 0)
+				return NULL;
+			s = out;
+		} else {
+			return strdup(rest);
+		}
+	}
+	if (is_path(s) && !strchr(s, '@')) {
+		char *r;
+
+		if (s[0] == '/')
+			r = asprintf(&r, "@%s", s) < 0 ? NULL : r;
+		else
+			r = getcwd(cwd, sizeof(cwd)) && asprintf(&r, "@%s/%s", cwd, s) >= 0 ? r : NULL;
+		free(out);
+		return r;
+	}
+	if (!out)
+		out = strdup(s);
+	/* GROUP/EVENT: a '/' in the glob part (before any '@'), no ':' there */
+	slash = out ? strchr(out, '/') : NULL;
+	if (slash && (!strchr(out, '@') || slash < strchr(out, '@')) &&
+	    (!strchr(out, ':') || (strchr(out, '@') && strchr(out, ':') > strchr(out, '@'))))
+		*slash = ':';
+	return out;
+}
+
 int pc_pattern_parse(const char *s, struct pc_pattern *p)
 {
-	const char *at = strchr(s, '@');
+	const char *at;
+	char *norm = normalize(s);
 	int ret = 0;
 
 	memset(p, 0, sizeof(*p));
+	if (!norm)
+		return -ENOMEM;
+	at = strchr(norm, '@');
 	p->text = strdup(s);
-	p->glob = at ? strndup(s, at - s) : strdup(s);
+	p->glob = at ? strndup(norm, at - norm) : strdup(norm);
 	if (!p->text || !p->glob) {
+		free(norm);
 		pc_pattern_free(p);
 		return -ENOMEM;
 	}
@@ -69,6 +124,7 @@ int pc_pattern_parse(const char *s, struct pc_pattern *p)
 	p->has_group = !ret && strchr(p->glob, ':');
 	if (!ret && at)
 		ret = parse_qualifier(p, at + 1);
+	free(norm);
 	if (ret)
 		pc_pattern_free(p);
 	return ret;
@@ -88,8 +144,9 @@ bool pc_pattern_match_name(const struct pc_pattern *p, const char *group, const 
 {
 	char full[2 * PROBECACHE_NAME_MAX + 2];
 
+	/* a glob without ':' is an EVENT in any group, or a whole GROUP */
 	if (!p->has_group)
-		return !fnmatch(p->glob, event, 0);
+		return !fnmatch(p->glob, event, 0) || !fnmatch(p->glob, group, 0);
 	snprintf(full, sizeof(full), "%s:%s", group, event);
 	return !fnmatch(p->glob, full, 0);
 }
@@ -125,8 +182,20 @@ bool pc_pattern_match(const struct pc_pattern *p, const struct pc_binary *b,
 
 	if (!pc_pattern_match_binary(p, b->build_id, b->paths, b->npaths))
 		return false;
-	return pc_pattern_match_name(p, e->group, e->event) ||
-	       (name && pc_pattern_match_name(p, e->group, name));
+	if (pc_pattern_match_name(p, e->group, e->event) ||
+	    (name && pc_pattern_match_name(p, e->group, name)))
+		return true;
+	/* the clash name EVENT_XXXXXXXX that list shows (pc_kernel_event()) */
+	if (p->has_group) {
+		char full[2 * PROBECACHE_NAME_MAX + 12];
+
+		snprintf(full, sizeof(full), "%s:%.*s_%.8s", e->group, PROBECACHE_NAME_MAX - 9,
+			 e->event, b->build_id);
+		if (!fnmatch(p->glob, full, 0))
+			return true;
+	}
+	/* bpftrace's PROVIDER:NAME: the SDT note's own provider and name */
+	return p->has_group && e->kind == PC_ENTRY_SDT && e->spec && !fnmatch(p->glob, e->spec, 0);
 }
 
 int pc_patterns_parse(char *const *argv, int n, struct pc_pattern **out)
@@ -162,6 +231,87 @@ bool pc_patterns_match(const struct pc_pattern *p, int n, const struct pc_binary
 		if (pc_pattern_match(&p[i], b, e))
 			return true;
 	return false;
+}
+
+/* ---- did you mean ---- */
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), *row, prev, best;
+
+	row = malloc((lb + 1) * sizeof(*row));
+	if (!row)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t sub = prev + (a[i - 1] != b[j - 1]), cur = row[j];
+
+			best = row[j] + 1 < row[j - 1] + 1 ? row[j] + 1 : row[j - 1] + 1;
+			row[j] = sub < best ? sub : best;
+			prev = cur;
+		}
+	}
+	best = row[lb];
+	free(row);
+	return best;
+}
+
+/* The glob of @s without wildcards and qualifier: what was meant to be typed. */
+static void bare_name(const char *s, char *out, size_t size)
+{
+	size_t k = 0;
+
+	for (; *s && *s != '@' && k + 1 < size; s++)
+		if (*s != '*' && *s != '?' && *s != '[' && *s != ']')
+			out[k++] = *s == '/' ? ':' : *s;
+	out[k] = '\0';
+}
+
+void pc_patterns_suggest(const struct pc_pattern *p, int n, char *buf, size_t size)
+{
+	struct pc_snapshot snap;
+	char want[2 * PROBECACHE_NAME_MAX + 2], full[2 * PROBECACHE_NAME_MAX + 2];
+	char best_names[3][2 * PROBECACHE_NAME_MAX + 2];
+	size_t best = SIZE_MAX, nbest = 0, len = 0;
+
+	buf[0] = '\0';
+	if (pc_snapshot_load(&snap))
+		return;
+	for (int k = 0; k < n; k++) {
+		bare_name(p[k].text, want, sizeof(want));
+		if (!want[0])
+			continue;
+		for (size_t i = 0; i < snap.n; i++) {
+			for (size_t j = 0; j < snap.b[i]->nentries; j++) {
+				const struct pc_entry *e = &snap.b[i]->entries[j];
+				size_t d, de;
+				bool dup = false;
+
+				snprintf(full, sizeof(full), "%s:%s", e->group, e->event);
+				d = edit_distance(want, full);
+				de = edit_distance(want, strchr(want, ':') ? full : e->event);
+				d = de < d ? de : d;
+				if (d > best || d > 2 + strlen(want) / 3)
+					continue;
+				if (d < best)
+					best = d, nbest = 0;
+				for (size_t m = 0; m < nbest; m++)
+					dup |= !strcmp(best_names[m], full);
+				if (!dup && nbest < 3)
+					snprintf(best_names[nbest++], sizeof(best_names[0]), "%s", full);
+			}
+		}
+	}
+	pc_snapshot_free(&snap);
+	for (size_t m = 0; m < nbest && len < size; m++)
+		len += snprintf(buf + len, size - len, "%s%s", m ? ", " : "; did you mean ",
+				best_names[m]);
+	if (nbest && len < size)
+		snprintf(buf + len, size - len, "?");
 }
 
 /* ---- snapshot ---- */

@@ -15,9 +15,12 @@
 /*
  * PATTERN := [GLOB][@QUALIFIER]
  *   GLOB       fnmatch(3) over "GROUP:EVENT"; without ':' it matches EVENT in
- *              any group; empty means "*". For SDT entries the glob also
- *              matches GROUP:NAME (the note's name), so one name selects all
- *              of its locations (NAME, NAME_1, ...), each still addressable.
+ *              any group, or a whole GROUP; empty means "*". For SDT entries
+ *              the glob also matches GROUP:NAME (the note's name), so one name
+ *              selects all of its locations (NAME, NAME_1, ...), each still
+ *              addressable, and PROVIDER:NAME (bpftrace's form).
+ * Tracers' forms are rewritten first: GROUP/EVENT (ftrace), a bare PATH
+ * (/..., ./..., ../...) as @PATH, usdt:PATH:PROVIDER:NAME (bpftrace).
  *   QUALIFIER  "/abs/path" (one binary: any of its cached paths, symlinks
  *              resolved) or a build-id hex prefix (one version).
  */
@@ -44,6 +47,13 @@ void pc_patterns_free(struct pc_pattern *p, int n);
 /* True if any of @n patterns matches (n == 0 matches everything). */
 bool pc_patterns_match(const struct pc_pattern *p, int n, const struct pc_binary *b,
 		       const struct pc_entry *e);
+
+/*
+ * When @n patterns selected nothing: "; did you mean A, B?" with the cached
+ * GROUP:EVENT names closest to them as typed (edit distance), or "" if
+ * none is close. Reads the cache itself.
+ */
+void pc_patterns_suggest(const struct pc_pattern *p, int n, char *buf, size_t size);
 
 struct pc_name_index;
 
