@@ -162,4 +162,14 @@ static inline bool pc_mapping_readable(const struct address_space *mapping)
 #define pc_bin_attr_const
 #endif
 
+/*
+ * The uprobe core turns a probed nop into a call into its trampoline
+ * (6.18+, x86-64): the USDT fast site at an SDT note's pc + 1 is usable.
+ */
+#ifdef PC_HAVE_UPROBE_OPTIMIZE
+#define PC_UPROBE_OPTIMIZES	1
+#else
+#define PC_UPROBE_OPTIMIZES	0
+#endif
+
 #endif /* _PC_COMPAT_H */

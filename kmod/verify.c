@@ -372,8 +372,9 @@ static int pc_read_sdt_sects(struct file *f, const struct pc_elf_info *elf,
  * x86-64 only: rec->offset may be one past an SDT probe's address when the
  * probe's nop is followed by the 10-byte nop the uprobe core optimizes (see
  * Documentation/design.md "USDT fast path"). Exactly that shift, only with
- * exactly those 11 bytes in the file: 0 and the probe's semaphore, else
- * -ENOENT, or -EIO with @err set if the bytes could not be read.
+ * exactly those 11 bytes in the file, and only where the uprobe core
+ * optimizes them: 0 and the probe's semaphore, else -ENOENT, or -EIO /
+ * -EOPNOTSUPP with @err set (unreadable; a kernel that cannot use the site).
  */
 static int pc_sdt_fast_shift(struct file *f, const struct pc_record *rec,
 			     const struct pc_elf_info *elf,
@@ -396,7 +397,17 @@ static int pc_sdt_fast_shift(struct file *f, const struct pc_record *rec,
 		return -ENOENT;
 	if (pc_read_at(f, site, sizeof(site), rec->offset - 1, "SDT site", err))
 		return -EIO;	/* err says why */
-	return pc_sdt_fast_site(site, sizeof(site)) ? 0 : -ENOENT;
+	if (!pc_sdt_fast_site(site, sizeof(site)))
+		return -ENOENT;
+	/*
+	 * Without the optimizing core the 10-byte nop is refused at install
+	 * (is_prefix_bad(): its 0x2e prefix) and the probe would never hit.
+	 */
+	if (!PC_UPROBE_OPTIMIZES)
+		return pc_err_set(err, -EOPNOTSUPP, "offset",
+				  "0x%llx is the fast site of the SDT probe at 0x%llx, but this kernel's uprobes do not optimize it (no arch_uprobe_optimize): define at 0x%llx",
+				  rec->offset, rec->offset - 1, rec->offset - 1);
+	return 0;
 }
 
 /* The semaphore of the SDT probe at file offset rec->offset, as a file offset. */
@@ -426,8 +437,8 @@ static int pc_sdt_site_sem(struct file *f, const struct pc_record *rec,
 	if (ret == -ENOENT)
 		ret = pc_sdt_fast_shift(f, rec, elf, ss, notes, &sem, err);
 	kvfree(notes);
-	if (ret == -EIO)
-		return ret;
+	if (ret == -EIO || ret == -EOPNOTSUPP)
+		return ret;	/* err says why */
 	if (ret == -ENOENT)
 		return pc_err_set(err, -ESTALE, "offset",
 				  "0x%llx is not an SDT probe of this file (no .note.stapsdt entry has it)",

@@ -537,10 +537,9 @@ static void push_unkept(int fd, struct arm_item *items, size_t n, const struct p
 	size_t m = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct pc_kprobe *kp = pc_kprobes_find(k, items[i].b->build_id,
-							     items[i].e->offset);
+		const struct pc_kprobe *kp = pc_kprobes_find_entry(k, items[i].b, items[i].e);
 
-		if (kp && !strcmp(kp->group, items[i].e->group) && strcmp(kp->name, items[i].name)) {
+		if (kp && strcmp(kp->name, items[i].name)) {
 			snprintf(items[i].name, sizeof(items[i].name), "%s", kp->name);
 			items[i].kept = true;
 		}
@@ -675,8 +674,7 @@ static int rename_unused(const char *cmd, char *const *patterns, int npatterns,
 		char **tmp;
 
 		for (size_t j = 0; b && !e && j < b->nentries; j++)
-			if (b->entries[j].offset == kp->offset &&
-			    !strcmp(b->entries[j].group, kp->group))
+			if (pc_kprobe_is_entry(kp, b, &b->entries[j]))
 				e = &b->entries[j];
 		if (!e || kp->consumers != 0 || kp->counting)
 			continue;

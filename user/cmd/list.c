@@ -62,9 +62,9 @@ static const char *shown_spec(const struct pc_entry *e)
 static void shown_event(const struct list_ctx *c, const struct pc_binary *b,
 			const struct pc_entry *e, char *buf, size_t size)
 {
-	const struct pc_kprobe *kp = pc_kprobes_find(&c->armed, b->build_id, e->offset);
+	const struct pc_kprobe *kp = pc_kprobes_find_entry(&c->armed, b, e);
 
-	if (kp && !strcmp(kp->group, e->group))
+	if (kp)
 		snprintf(buf, size, "%s", kp->event);
 	else
 		pc_kernel_event(&c->snap, b, e, buf, size);
@@ -291,11 +291,8 @@ static void json_binaries(struct list_ctx *c)
 static void available_entry(struct list_ctx *c, const struct pc_binary *b,
 			    const struct pc_entry *e)
 {
-	const struct pc_kprobe *kp = pc_kprobes_find(&c->armed, b->build_id, e->offset);
+	const struct pc_kprobe *kp = pc_kprobes_find_entry(&c->armed, b, e);
 	char name[2 * PROBECACHE_NAME_MAX + 2], kind[200];
-
-	if (!kp && e->kind == PC_ENTRY_SDT && !e->retprobe)	/* armed on its fast site */
-		kp = pc_kprobes_find(&c->armed, b->build_id, e->offset + 1);
 
 	snprintf(name, sizeof(name), "%s:%s", e->group, e->event);
 	c->shown++;

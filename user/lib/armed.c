@@ -13,6 +13,7 @@
 
 #include "armed.h"
 #include "kload.h"
+#include "pattern.h"
 #include "pc.h"
 
 char *pc_chomp(char *s)
@@ -182,11 +183,31 @@ void pc_kprobes_free(struct pc_kprobes *k)
 	memset(k, 0, sizeof(*k));
 }
 
-const struct pc_kprobe *pc_kprobes_find(const struct pc_kprobes *k, const char *build_id,
-					uint64_t offset)
+/* Is @event the name of @e of @b in the kernel: EVENT, or its clash name? */
+static bool entry_named(const char *event, const struct pc_binary *b, const struct pc_entry *e)
+{
+	char clash[PROBECACHE_NAME_MAX + 1];
+
+	pc_clash_event(b, e, clash, sizeof(clash));
+	return !strcmp(event, e->event) || !strcmp(event, clash);
+}
+
+bool pc_kprobe_is_entry(const struct pc_kprobe *p, const struct pc_binary *b,
+			const struct pc_entry *e)
+{
+	bool fast = e->kind == PC_ENTRY_SDT && !e->retprobe;
+
+	return (p->offset == e->offset || (fast && p->offset == e->offset + 1)) &&
+	       p->retprobe == e->retprobe && !strcmp(p->build_id, b->build_id) &&
+	       !strcmp(p->group, e->group) && entry_named(p->event, b, e);
+}
+
+const struct pc_kprobe *pc_kprobes_find_entry(const struct pc_kprobes *k,
+					      const struct pc_binary *b,
+					      const struct pc_entry *e)
 {
 	for (size_t i = 0; i < k->n; i++)
-		if (k->p[i].offset == offset && !strcmp(k->p[i].build_id, build_id))
+		if (pc_kprobe_is_entry(&k->p[i], b, e))
 			return &k->p[i];
 	return NULL;
 }

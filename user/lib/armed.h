@@ -18,6 +18,7 @@ struct pc_kprobe {
 	char state[32];		/* defined, armed, stale (older modules: armed only) */
 	long consumers;		/* ftrace, perf, BPF and count consumers; -1: unknown */
 	bool counting;		/* the module's own hit counter is a consumer */
+	bool retprobe;		/* type=r */
 	uint64_t hits;
 	char build_id[2 * PROBECACHE_BUILD_ID_MAX + 1];
 	char *path;
@@ -46,9 +47,21 @@ const struct pc_kprobe *pc_kprobes_get(const struct pc_kprobes *k, const char *n
  * "FIELD: WHY: 'TOKEN'" in @why; -ENOMEM. Free p->path and p->args after.
  */
 int pc_kprobe_parse(char *line, struct pc_kprobe *p, char *why, size_t len);
-/* The armed probe for this file location, or NULL. */
-const struct pc_kprobe *pc_kprobes_find(const struct pc_kprobes *k, const char *build_id,
-					uint64_t offset);
+struct pc_binary;
+struct pc_entry;
+/*
+ * Is @p the module's definition of cached entry @e of @b: same build-id,
+ * group and kind, at the entry's offset (or pc + 1, an SDT probe on its USDT
+ * fast site), named EVENT or EVENT_XXXXXXXX (pattern.h, clash A). Probes
+ * sharing an address (a function's entry and return, two named probes at one
+ * line) are never taken for one another.
+ */
+bool pc_kprobe_is_entry(const struct pc_kprobe *p, const struct pc_binary *b,
+			const struct pc_entry *e);
+/* The probe of @k that pc_kprobe_is_entry() @e of @b, or NULL. */
+const struct pc_kprobe *pc_kprobes_find_entry(const struct pc_kprobes *k,
+					      const struct pc_binary *b,
+					      const struct pc_entry *e);
 
 /* Read PROBECACHE_SYSFS/@rel into @buf without the trailing newline. 0 or -errno. */
 int pc_sysfs_read(const char *rel, char *buf, size_t size);

@@ -82,10 +82,12 @@ static const char *set_state(struct pc_kprobe *p, const char *v)
 	return NULL;
 }
 
-static const char *set_type(const char *v)
+static const char *set_type(struct pc_kprobe *p, const char *v)
 {
-	/* checked, not kept: nothing reads it yet */
-	return strcmp(v, "p") && strcmp(v, "r") ? "want p or r" : NULL;
+	if (strcmp(v, "p") && strcmp(v, "r"))
+		return "want p or r";
+	p->retprobe = v[0] == 'r';
+	return NULL;
 }
 
 static const char *set_build_id(struct pc_kprobe *p, const char *v)
@@ -138,7 +140,7 @@ static const char *set_field(struct pc_kprobe *p, size_t i, const char *v)
 	case F_LONG: return parse_long(v, m);
 	case F_U64: return parse_u64(v, 10, m);
 	case F_BOOL: return parse_bool(v, m);
-	case F_TYPE: return set_type(v);
+	case F_TYPE: return set_type(p, v);
 	case F_BUILD_ID: return set_build_id(p, v);
 	case F_HEX: return parse_u64(v, 16, m);
 	case F_PATH: return set_path(p, v);

@@ -187,10 +187,10 @@ bool pc_pattern_match(const struct pc_pattern *p, const struct pc_binary *b,
 		return true;
 	/* the clash name EVENT_XXXXXXXX that list shows (pc_kernel_event()) */
 	if (p->has_group) {
-		char full[2 * PROBECACHE_NAME_MAX + 12];
+		char ev[PROBECACHE_NAME_MAX + 1], full[2 * PROBECACHE_NAME_MAX + 12];
 
-		snprintf(full, sizeof(full), "%s:%.*s_%.8s", e->group, PROBECACHE_NAME_MAX - 9,
-			 e->event, b->build_id);
+		pc_clash_event(b, e, ev, sizeof(ev));
+		snprintf(full, sizeof(full), "%s:%s", e->group, ev);
 		if (!fnmatch(p->glob, full, 0))
 			return true;
 	}
@@ -524,5 +524,11 @@ void pc_kernel_event(const struct pc_snapshot *s, const struct pc_binary *b,
 		snprintf(buf, size, "%s", e->event);
 		return;
 	}
+	pc_clash_event(b, e, buf, size);
+}
+
+void pc_clash_event(const struct pc_binary *b, const struct pc_entry *e, char *buf,
+		    size_t size)
+{
 	snprintf(buf, size, "%.*s_%.8s", PROBECACHE_NAME_MAX - 9, e->event, b->build_id);
 }

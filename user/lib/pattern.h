@@ -114,5 +114,8 @@ int pc_stale_find(const struct pc_snapshot *s, struct pc_stale **out, size_t *n)
  */
 void pc_kernel_event(const struct pc_snapshot *s, const struct pc_binary *b,
 		     const struct pc_entry *e, char *buf, size_t size);
+/* EVENT_XXXXXXXX, the name @e of @b gets in a clash, whether or not it has one. */
+void pc_clash_event(const struct pc_binary *b, const struct pc_entry *e, char *buf,
+		    size_t size);
 
 #endif /* _PC_PATTERN_H */

@@ -40,14 +40,23 @@ goal() {
 
 tu=ftrace
 command -v perf > /dev/null && tu=perf
+# pc + 1 only where the uprobe core optimizes it: elsewhere it refuses the nop10 (its
+# 0x2e prefix) at install, so a probe there never hits (and the module refuses it)
+case "${PC_KERNEL:-}" in
+7.3*) sites="int3 opt" ;;
+*) sites=int3 ;;
+esac
 
 check "insmod" pc_load
-# both probecache probes defined (SDT group: the module's self-check proves both offsets)
-check "define the probe at the note's pc" kctl "add p:sdt_fb/int3 $pc_fast_BUILD_ID $F:$INT3 $ARGS"
-check "define the probe at pc + 1" kctl "add p:sdt_fb/opt $pc_fast_BUILD_ID $F:$OPT $ARGS"
-echo "p:ufb/int3 $F:$INT3 $ARGS" >> $TR/uprobe_events
-echo "p:ufb/opt $F:$OPT $ARGS" >> $TR/uprobe_events
-check "trace_uprobe events defined" test -f "$(tev ufb:opt)/id"
+for site in $sites; do
+	off=$INT3
+	[ $site = int3 ] || off=$OPT
+	# SDT group: the module's self-check proves the offset
+	check "define the probecache probe at $site ($off)" \
+		kctl "add p:sdt_fb/$site $pc_fast_BUILD_ID $F:$off $ARGS"
+	echo "p:ufb/$site $F:$off $ARGS" >> $TR/uprobe_events
+	check "trace_uprobe event at $site defined" test -f "$(tev ufb:$site)/id"
+done
 
 # one KIND EVENT: ns per call of one "pc_fast bench N fast" with EVENT consumed
 one() {
@@ -78,7 +87,7 @@ i=0
 while [ $i -lt "$R" ]; do
 	bare=$(best "${bare:-}" "$(ns "$F" bench "$N" fast)")
 	sys=$(best "${sys:-}" "$(ns "$F" nullsys "$N")")
-	for site in int3 opt; do
+	for site in $sites; do
 		v=$(one count sdt_fb:$site)
 		w=$(one $tu ufb:$site)
 		if [ $site = int3 ]; then
@@ -91,29 +100,30 @@ while [ $i -lt "$R" ]; do
 done
 check_eq "every run of every consumer saw all $N hits" "" "$(cat /tmp/bad)"
 
-# optimized or not: a process hitting the pc + 1 probe gets the trampoline mapped
-kctl "count sdt_fb:opt" > /dev/null
-"$F" 5 fast -w > /tmp/w30.out &
-pid=$!
-wait_for 10 grep -q '^hits=' /tmp/w30.out
-opt=$(grep -c 'uprobes-trampoline' /proc/$pid/maps)
-kill $pid
-wait $pid 2> /dev/null
-kctl "nocount sdt_fb:opt" > /dev/null
-case "${PC_KERNEL:-}" in
-7.3*) check_eq "7.3: the pc + 1 site is optimized ([uprobes-trampoline] mapped)" 1 "$opt" ;;
-*) check_eq "no uprobe syscall here: the pc + 1 site stays on int3" 0 "$opt" ;;
-esac
+# optimized: a process hitting the pc + 1 probe gets the trampoline mapped
+opt=0
+if [ "$sites" != int3 ]; then
+	kctl "count sdt_fb:opt" > /dev/null
+	"$F" 5 fast -w > /tmp/w30.out &
+	pid=$!
+	wait_for 10 grep -q '^hits=' /tmp/w30.out
+	opt=$(grep -c 'uprobes-trampoline' /proc/$pid/maps)
+	kill $pid
+	wait $pid 2> /dev/null
+	kctl "nocount sdt_fb:opt" > /dev/null
+	check_eq "the pc + 1 site is optimized ([uprobes-trampoline] mapped)" 1 "$opt"
+fi
 
 kctl clear > /dev/null
-echo "-:ufb/int3" >> $TR/uprobe_events
-echo "-:ufb/opt" >> $TR/uprobe_events
+for site in $sites; do
+	echo "-:ufb/$site" >> $TR/uprobe_events
+done
 echo 0 > $TR/tracing_on
 echo > $TR/trace
 check "rmmod" pc_unload
 
-pi=$(minus "$p_int3" "$bare"); po=$(minus "$p_opt" "$bare")
-ui=$(minus "$u_int3" "$bare"); uo=$(minus "$u_opt" "$bare")
+pi=$(minus "$p_int3" "$bare"); po=$(minus "${p_opt:-}" "$bare")
+ui=$(minus "$u_int3" "$bare"); uo=$(minus "${u_opt:-}" "$bare")
 rp=$(ratio "$po" "$pi"); ru=$(ratio "$uo" "$ui")
 echo "bench: ns per hit of pc_fast_hit() (best of $R x $N calls, runs alternating, per call minus the bare loop's $bare ns); ${PC_KERNEL:-?}; pc + 1 optimized: $([ "$opt" = 1 ] && echo yes || echo no)"
 printf 'bench:   %-36s %10s %10s %7s  %s\n' consumer "int3(pc)" "opt(pc+1)" ratio "goal <= 0.6x"
