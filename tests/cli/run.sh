@@ -555,6 +555,17 @@ check_eq "add --arm defines and counts" "0 1" \
 check_eq "add --arm without the module: exit 1, says so" "1 yes" \
 	"$(PROBECACHE_SYSFS=$T/nosysfs "$PC_BIN" add --arm -x "$FX/dw_app" 'dwt:pair=dw_pair x' > /dev/null 2> "$T/fk.err"; echo $?) $(grep -q 'not loaded' "$T/fk.err" && echo yes)"
 fk disarm -q 'dwt:*'
+# a return probe at a function's entry is not the entry probe (one address, two events):
+# before, the return probe was taken for dwt:work, already defined, and never sent
+fk add -q -x "$FX/dw_app" 'dwt:work=dw_work n' > /dev/null
+: > "$F/sys/control"
+check_eq "add of a return probe where an entry probe is defined: exit 0" 0 \
+	"$(fkrc add -x "$FX/dw_app" 'dwt:work_ret=dw_work%return r=$retval:s64')"
+check_eq "  defines it under its own name" "add r:dwt/work_ret__return" \
+	"$(cut -d' ' -f1-2 "$F/sys/control")"
+check_eq "  list shows both kernel names" "dwt:work dwt:work_ret__return" \
+	"$(fk list --names 'dwt:work*' | tr '\n' ' ' | sed 's/ $//')"
+fk disarm -q 'dwt:*'
 
 # preload: every entry defined, "count" (the default) ones counted; --stop undoes exactly that
 printf 'sdt_rs:tick          # unmarked: counted, as before\nsdt_rs:always@%s define\n' "$T/tree/rs_sem" > "$F/etc/preload.conf"
