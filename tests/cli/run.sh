@@ -446,6 +446,26 @@ check_eq "an entry mixing x86-64 and arm64 registers is refused" 1 "$?"
 check "naming the register" grep -q "entry sdt_pcfix:mem: arg2: unknown register; nothing imported" <<< "$out"
 export PROBECACHE_DIR=$T/cache
 
+# ---- add: perf's words (issue 30, points 5 and 10) ----
+aw() { PROBECACHE_DIR=$T/addw "$PC_BIN" add -x "$FX/dw_app" "$@"; }
+wdef=$(aw -D 'dw_work n' 2>&1)
+check "add -D 'FUNC ARG': one definition with its argument" grep -q '^p:probe_dw_app/dw_work .* n=%di:s32$' <<< "$wdef"
+check_eq "add -D FUNC ARG unquoted: the same one definition, exit 0 (perf joins the words)" "0 $wdef" \
+	"$(aw -D dw_work n > "$T/aw.out" 2>&1; echo $?) $(cat "$T/aw.out")"
+check_eq "add FUNC ARG unquoted: one probe added with its argument, exit 0" "0 1 yes" \
+	"$(aw dw_work n > "$T/aw.out" 2>&1; echo $?) $(grep -c '^added ' "$T/aw.out") $(grep -q '^added probe_dw_app:dw_work .* n=%di:s32$' "$T/aw.out" && echo yes)"
+check_eq "repeated -D: one definition each" 2 "$(aw -D 'dw_work n' -D 'dw_sum n' 2>/dev/null | grep -c '^p:')"
+rm -rf "$T/addw"
+aw -a 'dw_work n' -a dw_sum n > "$T/aw.out" 2> "$T/aw.err"
+check_eq "repeated -a, the last one's words joined: exit 0, two probes added" "0 2" "$? $(grep -c '^added ' "$T/aw.out")"
+check "  the last one has its argument" grep -q '^added probe_dw_app:dw_sum .* n=%si:x32$' "$T/aw.out"
+check_eq "  the debuginfo line once, not after every definition" 1 "$(grep -c '^debuginfo ' "$T/aw.out")"
+check_eq "  'cached, not defined' said once" 1 "$(grep -c 'cached, not defined' "$T/aw.err")"
+printf 'dw_work n\ndw_sum n\n' > "$T/aw.defs"
+check_eq "--from: the debuginfo line once" 1 "$(rm -rf "$T/addw"; aw --from "$T/aw.defs" 2>/dev/null | grep -c '^debuginfo ')"
+check_eq "-D as a flag before other options still prints (-D --force DEF)" "$wdef" "$(aw -D --force 'dw_work n' 2>&1)"
+check_eq "-a and -D together: usage error (exit 2)" 2 "$(rc aw -a 'dw_work n' -D 'dw_sum n')"
+
 # ---- lazy arming against the fake module (fakemod.so) ----
 F=$T/fk
 mkdir -p "$F/sys" "$F/etc" "$F/run" "$F/tracefs" "$F/proc"

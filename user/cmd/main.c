@@ -18,7 +18,7 @@ static const struct pc_cmd commands[] = {
 	  "read build-id and SDT notes into the cache (and define them if loaded)" },
 	{ "list", cmd_list, "list [--format=text|uprobe|record] [--available] [--json] [--names] [PATTERN...]",
 	  "list cached probes" },
-	{ "add", cmd_add, "add [-x BIN] [-D] [-f] [--arm] [--no-define] [--from FILE] '[[GROUP:]EVENT=]PROBE-POINT [ARG...]'...",
+	{ "add", cmd_add, "add -x BIN [-a DEF]... [-D DEF]... [--force] [--arm] [--no-define] [--from FILE] [DEF WORDS...]",
 	  "resolve a probe point with debuginfo and cache it under a name" },
 	{ "del", cmd_del, "del PATTERN...", "delete cached probes" },
 	{ "clear", cmd_clear, "clear", "delete the whole cache" },
