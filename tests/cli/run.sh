@@ -109,9 +109,9 @@ if [ -x "$PG" ]; then
 	pc scan "$PG" >/dev/null
 	check_eq "postgres lwlock__wait__start: 3 locations, perf's names" \
 		"lwlock__wait__start lwlock__wait__start_1 lwlock__wait__start_2" \
-		"$(pc list -f record sdt_postgresql:lwlock__wait__start | sed 's|^p:sdt_postgresql/\([^ ]*\) .*|\1|' | xargs)"
+		"$(pc list --format=record sdt_postgresql:lwlock__wait__start | sed 's|^p:sdt_postgresql/\([^ ]*\) .*|\1|' | xargs)"
 	check_eq "NAME_N selects one location" 1 \
-		"$(pc list -f uprobe sdt_postgresql:lwlock__wait__start_2 | wc -l)"
+		"$(pc list --format=uprobe sdt_postgresql:lwlock__wait__start_2 | wc -l)"
 	check_eq "postgres: 71 cached events" 71 "$(pc list "@$PG" | grep -c =)"
 	pc del "@$PG" >/dev/null
 else
@@ -129,17 +129,17 @@ check_eq "a pattern with two ':' is a usage error" 2 "$(rc pc list 'a:b:c')"
 check_eq "@ neither path nor hex is a usage error" 2 "$(rc pc list 'x@zz')"
 # every form a tracer types selects the same probes (issue 30)
 uthrow="p:sdt_libstdcxx/throw $real:0xa90a1 arg1=%di:u64 arg2=%si:u64"
-check_eq "GROUP alone selects the group's probes" 3 "$(pc list -f uprobe sdt_libstdcxx | wc -l)"
-check_eq "GROUP:* too" 3 "$(pc list -f uprobe 'sdt_libstdcxx:*' | wc -l)"
-check_eq "GROUP/EVENT (ftrace's form)" "$uthrow" "$(pc list -f uprobe sdt_libstdcxx/throw)"
-check_eq "PROVIDER:NAME (bpftrace's form)" "$uthrow" "$(pc list -f uprobe libstdcxx:throw)"
+check_eq "GROUP alone selects the group's probes" 3 "$(pc list --format=uprobe sdt_libstdcxx | wc -l)"
+check_eq "GROUP:* too" 3 "$(pc list --format=uprobe 'sdt_libstdcxx:*' | wc -l)"
+check_eq "GROUP/EVENT (ftrace's form)" "$uthrow" "$(pc list --format=uprobe sdt_libstdcxx/throw)"
+check_eq "PROVIDER:NAME (bpftrace's form)" "$uthrow" "$(pc list --format=uprobe libstdcxx:throw)"
 check_eq "usdt:PATH:PROVIDER:NAME (bpftrace's full form)" "$uthrow" \
-	"$(pc list -f uprobe "usdt:$LIBSTDCXX:libstdcxx:throw")"
-check_eq "a path alone selects that binary's probes" 3 "$(pc list -f uprobe "$LIBSTDCXX" | wc -l)"
-check_eq "@PATH too" 3 "$(pc list -f uprobe "@$LIBSTDCXX" | wc -l)"
+	"$(pc list --format=uprobe "usdt:$LIBSTDCXX:libstdcxx:throw")"
+check_eq "a path alone selects that binary's probes" 3 "$(pc list --format=uprobe "$LIBSTDCXX" | wc -l)"
+check_eq "@PATH too" 3 "$(pc list --format=uprobe "@$LIBSTDCXX" | wc -l)"
 check_eq "a relative path too" 3 \
-	"$(cd "$(dirname "$LIBSTDCXX")" && "$PC_BIN" list -f uprobe "./$(basename "$LIBSTDCXX")" | wc -l)"
-check_eq "GROUP/EVENT@PATH" "$uthrow" "$(pc list -f uprobe "sdt_libstdcxx/throw@$LIBSTDCXX")"
+	"$(cd "$(dirname "$LIBSTDCXX")" && "$PC_BIN" list --format=uprobe "./$(basename "$LIBSTDCXX")" | wc -l)"
+check_eq "GROUP/EVENT@PATH" "$uthrow" "$(pc list --format=uprobe "sdt_libstdcxx/throw@$LIBSTDCXX")"
 check_eq "no match: exit 1 and the closest names offered" \
 	"1 probecache-resolve: list: no cached probe matches in $T/cache; did you mean sdt_libstdcxx:throw?" \
 	"$(pc list sdt_libstdcxx:thorw 2> "$T/err"; echo "$? $(cat "$T/err")")"
@@ -466,6 +466,52 @@ check_eq "--from: the debuginfo line once" 1 "$(rm -rf "$T/addw"; aw --from "$T/
 check_eq "-D as a flag before other options still prints (-D --force DEF)" "$wdef" "$(aw -D --force 'dw_work n' 2>&1)"
 check_eq "-a and -D together: usage error (exit 2)" 2 "$(rc aw -a 'dw_work n' -D 'dw_sum n')"
 
+# ---- getopt discipline (issue 30, point 7) ----
+check_eq "a mistyped command: exit 2, did you mean, and a short line (not the usage)" \
+	"2 probecache-resolve: unknown command 'lsit'; did you mean list?|Run 'probecache-resolve help' for the list of commands." \
+	"$(pc lsit > /dev/null 2> "$T/o.err"; echo $?) $(paste -sd'|' "$T/o.err")"
+check_eq "  help of a mistyped command too" \
+	"2 probecache-resolve: help: unknown command 'stauts'; did you mean status?" \
+	"$(pc help stauts > /dev/null 2> "$T/o.err"; echo $?) $(head -n 1 "$T/o.err")"
+check_eq "a mistyped option: exit 2, did you mean, then the command's usage line" \
+	"2 probecache-resolve: list: unknown option '--jsno'; did you mean --json?|usage: probecache-resolve list [--format=text|uprobe|record] [--available] [--json] [--names] [PATTERN...]" \
+	"$(pc list --jsno > /dev/null 2> "$T/o.err"; echo $?) $(paste -sd'|' "$T/o.err")"
+check_eq "  a short option the command lacks offers its long one" \
+	"probecache-resolve: scan: unknown option '-n'; did you mean --no-define?" \
+	"$(pc scan -n "$FX/rs_sem" 2>&1 | head -n 1)"
+check_eq "  an option missing its argument" "2 probecache-resolve: export: option '--output' needs an argument" \
+	"$(pc export --output 2> "$T/o.err"; echo $?) $(head -n 1 "$T/o.err")"
+check_eq "help --help: exit 0, help's usage" "0 usage: probecache-resolve help [COMMAND]" \
+	"$(pc help --help > "$T/o.out" 2>&1; echo $?) $(head -n 1 "$T/o.out")"
+: > "$T/bad"
+for c in "lsit" "list --jsno" "list -z" "scan -n x" "gc -x" "add -x" "trace -p" "status --bogus" "help nope" "--bogus list" "list a:b:c"; do
+	# shellcheck disable=SC2086
+	"$PC_BIN" $c > /dev/null 2> "$T/o.err"
+	grep -v "^probecache-resolve: \|^usage: probecache-resolve \|^Run 'probecache-resolve help" "$T/o.err" | sed "s/^/$c: /" >> "$T/bad"
+done
+check_eq "one error prefix: every message is 'probecache-resolve: ', a usage line or the help hint" "" "$(head -n 5 "$T/bad")"
+short() { "$PC_BIN" help "$1" | grep -oE "^ +$2, --[a-z-]+" | sed 's/.*--//'; }
+check_eq "-f means --force in add and nothing else (list's --format has no short form)" "force|" \
+	"$(short add -f)|$(short list -f)"
+check_eq "-n means --dry-run in gc and preload, and nothing else (scan's --no-define has no short form)" \
+	"dry-run dry-run|" "$(short gc -n) $(short preload -n)|$(short scan -n)"
+check_eq "-a means --add in add; list's --available has no short form" "add|" "$(short add -a)|$(short list -a)"
+check_eq "global options after the command: list -C DIR" "sdt_libstdcxx:throw" \
+	"$(PROBECACHE_DIR=/nonexistent "$PC_BIN" list -C "$T/cache" --names sdt_libstdcxx:throw)"
+check_eq "  and after its operands: list PATTERN --cache-dir DIR" "sdt_libstdcxx:throw" \
+	"$(PROBECACHE_DIR=/nonexistent "$PC_BIN" list --names sdt_libstdcxx:throw --cache-dir "$T/cache")"
+bad=""
+for c in scan list add del clear define arm disarm status gc load unload preload trace export import help; do
+	for o in -v -vv -q --verbose --quiet; do
+		"$PC_BIN" $c $o --help > /dev/null 2>&1 || bad+=" $c $o"
+	done
+done
+check_eq "every command accepts -v, -vv, -q, --verbose, --quiet" "" "$bad"
+v1=$(pc -v list sdt_libstdcxx:throw 2>&1 >/dev/null | wc -l)
+v2=$(pc -vv list sdt_libstdcxx:throw 2>&1 >/dev/null | wc -l)
+check "-vv says more than -v (the cache files read: $v2 lines vs $v1)" test "$v2" -gt "$v1"
+check_eq "-q before the command too" 0 "$(rc pc -q list sdt_libstdcxx:throw)"
+
 # ---- lazy arming against the fake module (fakemod.so) ----
 F=$T/fk
 mkdir -p "$F/sys" "$F/etc" "$F/run" "$F/tracefs" "$F/proc"
@@ -687,7 +733,7 @@ check_eq "  define of it again: already defined under that name, nothing sent" \
 	"already defined sdt_rs:always ($T/tree/rs_sem)|" \
 	"$(: > "$F/sys/control"; fk define "sdt_rs:always@$T/tree/rs_sem" | head -n 1)|$(cat "$F/sys/control")"
 check "  a kernel name from list selects its entry" sh -c \
-	"'$PC_BIN' list -f record 'sdt_rs:always_${twin_bid:0:8}' | grep -q '$T/tree/rs_twin'"
+	"'$PC_BIN' list --format=record 'sdt_rs:always_${twin_bid:0:8}' | grep -q '$T/tree/rs_twin'"
 setp sdt_rs:always consumers 0
 fk disarm -q 'sdt_rs:*'
 export PROBECACHE_DIR=$T/cache

@@ -25,6 +25,7 @@
 #include "builtin.h"
 #include "cache.h"
 #include "dwarf.h"
+#include "opts.h"
 #include "pc.h"
 #include "probepoint.h"
 
@@ -478,7 +479,7 @@ static int parse_add_opts(int argc, char **argv, struct add_opts *o, struct add_
 	const char *from = NULL;
 	int c, ret, open_def = 0;
 
-	while ((c = getopt_long(argc, argv, "+:x:D:a:fh", opts, NULL)) != -1) {
+	while ((c = pc_getopt(argc, argv, "+:x:D:a:fh", opts)) != -1) {
 		ret = 0;
 		switch (c) {
 		case 'x':
@@ -488,7 +489,7 @@ static int parse_add_opts(int argc, char **argv, struct add_opts *o, struct add_
 		case 'a':
 		case ':':
 			if (c == ':' && optopt != 'D' && optopt != 'a') {
-				pc_err("add: option needs an argument: %s", argv[optind - 1]);
+				pc_err("add: option '%s' needs an argument", argv[optind - 1]);
 				return pc_usage("add");
 			}
 			ret = opt_def(argv, c, o, bt);
@@ -513,8 +514,7 @@ static int parse_add_opts(int argc, char **argv, struct add_opts *o, struct add_
 			break;
 		case 'h':
 			return 1;
-		default:
-			pc_err("add: unknown option %s", argv[optind - 1]);
+		default:	/* said by pc_getopt() */
 			return pc_usage("add");
 		}
 		open_def = ret;

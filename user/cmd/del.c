@@ -10,6 +10,7 @@
 
 #include "arm.h"
 #include "builtin.h"
+#include "opts.h"
 #include "pattern.h"
 #include "pc.h"
 
@@ -21,7 +22,7 @@ static int help_only(int argc, char **argv, const char *usage, const char *text)
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "h", lopts)) != -1) {
 		if (opt != 'h')
 			return pc_usage(argv[0]);
 		printf("usage: %s %s\n\n%s\n  -h, --help  this help\n", pc_prog, usage, text);

@@ -13,6 +13,7 @@
 #include "armed.h"
 #include "builtin.h"
 #include "debuginfo.h"
+#include "opts.h"
 #include "pattern.h"
 #include "pc.h"
 
@@ -128,7 +129,7 @@ int cmd_gc(int argc, char **argv)
 	bool dry = false;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "nh", lopts, NULL)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "nh", lopts)) != -1) {
 		if (opt == 'n')
 			dry = true;
 		else if (opt == 'h')

@@ -30,6 +30,7 @@
 #include "builtin.h"
 #include "cache.h"
 #include "canon.h"
+#include "opts.h"
 #include "pc.h"
 #include "sdt.h"
 
@@ -329,7 +330,7 @@ static int scan_help(void)
 	       "events (as 'define' does; nothing is armed), so 'perf record -e GROUP:EVENT'\n"
 	       "works at once.\n\n"
 	       "  -r, --recursive  scan directories; files that are not ELF are skipped\n"
-	       "  -n, --no-define  only cache, even with the module loaded\n"
+	       "      --no-define  only cache, even with the module loaded\n"
 	       "  -h, --help       this help\n\n"
 	       "Exit: 0 ok, 1 nothing could be scanned, 2 usage, 3 some paths failed or\n"
 	       "some probes could not be defined.\n",
@@ -381,7 +382,7 @@ int cmd_scan(int argc, char **argv)
 	bool define = true;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "rnh", lopts, NULL)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "rh", lopts)) != -1) {
 		if (opt == 'r')
 			st.recursive = true;
 		else if (opt == 'n')

@@ -30,6 +30,7 @@
 #include "armed.h"
 #include "builtin.h"
 #include "kload.h"
+#include "opts.h"
 #include "pattern.h"
 #include "pc.h"
 
@@ -477,7 +478,7 @@ int cmd_trace(int argc, char **argv)
 	char **cmd = NULL, *end;
 	int opt, npats, ret;
 
-	while ((opt = getopt_long(argc, argv, "+p:h", opts, NULL)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "+p:h", opts)) != -1) {
 		if (opt == 'h')
 			return trace_help(), 0;
 		if (opt != 'p')
