@@ -512,6 +512,17 @@ v2=$(pc -vv list sdt_libstdcxx:throw 2>&1 >/dev/null | wc -l)
 check "-vv says more than -v (the cache files read: $v2 lines vs $v1)" test "$v2" -gt "$v1"
 check_eq "-q before the command too" 0 "$(rc pc -q list sdt_libstdcxx:throw)"
 
+# ---- trace: says why it refuses, loads nothing (issue 30, point 9) ----
+check_eq "trace -p PID -- CMD: exit 2, says the two exclude each other, then the usage line" \
+	"2 probecache-resolve: trace: -p 1 and -- ls: give one; -- CMD traces CMD's own process, -p PID a running one|usage: probecache-resolve trace [-p PID] [PATTERN...] [-- CMD ARGS...]" \
+	"$(pc trace -p 1 -- ls > /dev/null 2> "$T/o.err"; echo $?) $(paste -sd'|' "$T/o.err")"
+check_eq "trace PATTERN -- (no CMD): exit 2, says so" \
+	"2 probecache-resolve: trace: '--' needs a command after it" \
+	"$(pc trace sdt_libstdcxx:throw -- > /dev/null 2> "$T/o.err"; echo $?) $(head -n 1 "$T/o.err")"
+check_eq "trace without the module: exit 1, loads nothing, names the command that would" \
+	"1 probecache-resolve: trace: $T/nosysfs/control: probecache.ko is not loaded; trace loads nothing: run 'probecache-resolve load' first" \
+	"$(pc trace sdt_libstdcxx:throw -- true > /dev/null 2> "$T/o.err"; echo $?) $(paste -sd'|' "$T/o.err")"
+
 # ---- lazy arming against the fake module (fakemod.so) ----
 F=$T/fk
 mkdir -p "$F/sys" "$F/etc" "$F/run" "$F/tracefs" "$F/proc"
