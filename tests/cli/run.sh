@@ -523,6 +523,40 @@ check_eq "trace without the module: exit 1, loads nothing, names the command tha
 	"1 probecache-resolve: trace: $T/nosysfs/control: probecache.ko is not loaded; trace loads nothing: run 'probecache-resolve load' first" \
 	"$(pc trace sdt_libstdcxx:throw -- true > /dev/null 2> "$T/o.err"; echo $?) $(paste -sd'|' "$T/o.err")"
 
+# ---- bash completion (issue 30, point 10) ----
+mkdir -p "$T/bin" && ln -sf "$PC_BIN" "$T/bin/probecache-resolve"
+# comp LINE: what bash completes at the end of LINE, one a line, sorted. The
+# words are split as readline splits them: at blanks, ':' a word of its own.
+comp() {
+	PATH=$T/bin:$PATH bash -c '
+		. "$1" || exit 1
+		line=$2 COMP_LINE=$2 COMP_POINT=${#2}
+		read -ra COMP_WORDS <<< "${line//:/ : }"
+		[[ $line == *" " ]] && COMP_WORDS+=("")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		fn=$(complete -p probecache-resolve | sed -n "s/.* -F \([^ ]*\) .*/\1/p")
+		"$fn" probecache-resolve "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$top/completion/probecache-resolve" "$1" | sort | paste -sd' '
+}
+check_eq "completion: complete -p shows the function registered for probecache-resolve" \
+	"complete -F _probecache_resolve probecache-resolve" \
+	"$(bash -c '. "$1" && complete -p probecache-resolve' _ "$top/completion/probecache-resolve")"
+check_eq "  commands" "list" "$(comp 'probecache-resolve li')"
+check_eq "  commands sharing a prefix" "define del disarm" "$(comp 'probecache-resolve d')"
+check_eq "  commands after a global option and its argument" "status" "$(comp "probecache-resolve -C $T/cache st")"
+check_eq "  global options before the command" "--cache-dir" "$(comp 'probecache-resolve --ca')"
+check_eq "  a command's options, from its help" "--format" "$(comp 'probecache-resolve list --fo')"
+check_eq "  add's" "--force --from" "$(comp 'probecache-resolve add -x /bin/true --f')"
+check_eq "  global options after the command" "--cache-dir" "$(comp 'probecache-resolve arm --cac')"
+check_eq "  --format's values" "record" "$(comp 'probecache-resolve list --format r')"
+check_eq "  cached GROUP:EVENT names (list --names), after the ':' bash splits at" "catch rethrow throw" \
+	"$(comp 'probecache-resolve arm sdt_libstdcxx:')"
+check_eq "  a name's prefix" "sdt_libstdcxx:throw" "$(comp 'probecache-resolve define sdt_libstdcxx:th' | sed 's/^/sdt_libstdcxx:/')"
+check_eq "  from the cache given with -C" "" "$(comp "probecache-resolve -C $T/empty-cache arm sdt_libstdcxx:th")"
+check_eq "  files for scan" "$T/tree/sub/nonotes $T/tree/sub/readme.txt" "$(comp "probecache-resolve scan $T/tree/sub/")"
+check_eq "  files for -x" "$FX/dw_app_stripped" "$(comp "probecache-resolve add -x $FX/dw_app_st")"
+check_eq "  trace -- CMD: commands" "true" "$(comp 'probecache-resolve trace sdt_libstdcxx:throw -- tru' | tr ' ' '\n' | grep -x true | sort -u)"
+
 # ---- lazy arming against the fake module (fakemod.so) ----
 F=$T/fk
 mkdir -p "$F/sys" "$F/etc" "$F/run" "$F/tracefs" "$F/proc"
