@@ -557,6 +557,78 @@ check_eq "  files for scan" "$T/tree/sub/nonotes $T/tree/sub/readme.txt" "$(comp
 check_eq "  files for -x" "$FX/dw_app_stripped" "$(comp "probecache-resolve add -x $FX/dw_app_st")"
 check_eq "  trace -- CMD: commands" "true" "$(comp 'probecache-resolve trace sdt_libstdcxx:throw -- tru' | tr ' ' '\n' | grep -x true | sort -u)"
 
+# ---- the man page's examples (.EX blocks), issue 30 ----
+# Every example line is run or skipped with its reason. Run: the cache verbs
+# and the example patterns and preload lines, in a fresh cache, in $T/ex (export
+# writes probes.pca there, import reads it back). Skipped: what needs
+# probecache.ko loaded (load, define, arm, disarm, status, trace) or its trace
+# events (perf, bpftrace): the VM suite runs those (tests/vm/t/3*, 63-trace,
+# 71-bpftrace); sample output lines (a trace line) are no commands.
+man=$top/Documentation/probecache-resolve.1
+# ex_block N: the N-th .EX block, groff escapes undone
+ex_block() {
+	awk -v n="$1" '/^\.EX/ { k++; next } /^\.EE/ { if (k == n) exit } k == n' "$man" |
+		sed -e 's/\\(aq/'"'"'/g' -e 's/\\(dq/"/g' -e 's/\\-/-/g' -e 's/\\\\/\\/g'
+}
+nex=$(grep -c '^\.EX' "$man")
+check "the man page has .EX blocks ($nex)" test "$nex" -ge 6
+mkdir -p "$T/ex"
+exdir=$T/excache
+exrun() { (cd "$T/ex" && PROBECACHE_DIR=$exdir PATH=$T/bin:$PATH eval "$1"); }
+exskip() { diag "skip man example '$1': $2"; }
+ran=0 skipped=0
+# the patterns and preload lines presuppose a cache holding what they name
+exrun "probecache-resolve scan --no-define $LIBSTDCXX" > /dev/null 2>&1
+[ -x "$PG" ] && exrun "probecache-resolve scan --no-define $PG" > /dev/null 2>&1
+# ex_pattern PATTERN: the PATTERNS section's examples, each one list accepts
+ex_pattern() {
+	case $1 in
+	*@/usr/lib/postgresql/*)
+		[ -x "$PG" ] || { exskip "$1" "$PG not installed"; skipped=$((skipped + 1)); return; } ;;
+	esac
+	r=$(exrun "probecache-resolve list '$1'" > "$T/ex.out" 2>&1; echo $?)
+	case $1 in
+	*@0123abcd) check_eq "man example pattern $1: parsed (no such build-id here: exit 1, not 2)" 1 "$r" ;;
+	*) check_eq "man example pattern $1: selects cached probes" 0 "$r" ;;
+	esac
+	ran=$((ran + 1))
+}
+# ex_line LINE: a command line of an example, or a preload.conf line
+ex_line() {
+	cmd=${1%%#*}; cmd=${cmd%"${cmd##*[![:space:]]}"}
+	# shellcheck disable=SC2086
+	set -- $cmd
+	case "$1 ${2:-}" in
+	"probecache-resolve "scan | "probecache-resolve "list | "probecache-resolve "export | \
+	"probecache-resolve "import | "probecache-resolve "del | "probecache-resolve "gc)
+		check_eq "man example: $cmd" 0 "$(exrun "$cmd" > "$T/ex.out" 2>&1; echo $?)"
+		ran=$((ran + 1)) ;;
+	"probecache-resolve "*)
+		exskip "$cmd" "needs probecache.ko loaded (VM suite)"; skipped=$((skipped + 1)) ;;
+	perf* | bpftrace*)
+		exskip "$cmd" "needs probecache.ko's trace events and $1 (VM suite)"; skipped=$((skipped + 1)) ;;
+	*"@/usr/lib/postgresql/"*)
+		[ -x "$PG" ] || { exskip "$cmd" "$PG not installed"; skipped=$((skipped + 1)); return; } ;&
+	sdt_*:*)	# a preload.conf line
+		echo "$cmd" > "$T/ex/preload.conf"
+		check_eq "man example preload line '$cmd': preload --dry-run accepts it" 0 \
+			"$(exrun "probecache-resolve preload --dry-run --config $T/ex/preload.conf" > "$T/ex.out" 2>&1; echo $?)"
+		ran=$((ran + 1)) ;;
+	*)
+		exskip "$cmd" "sample output, not a command" ;;
+	esac
+}
+for n in $(seq 1 "$nex"); do
+	while IFS= read -r line; do
+		if [ "$n" = 1 ]; then
+			ex_pattern "$(eval "printf %s $line")"
+		else
+			ex_line "$line"
+		fi
+	done <<< "$(ex_block "$n")"
+done
+check "man examples: some run ($ran), the rest skipped with a reason ($skipped)" test "$ran" -ge 10
+
 # ---- lazy arming against the fake module (fakemod.so) ----
 F=$T/fk
 mkdir -p "$F/sys" "$F/etc" "$F/run" "$F/tracefs" "$F/proc"
