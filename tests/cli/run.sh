@@ -511,6 +511,15 @@ v1=$(pc -v list sdt_libstdcxx:throw 2>&1 >/dev/null | wc -l)
 v2=$(pc -vv list sdt_libstdcxx:throw 2>&1 >/dev/null | wc -l)
 check "-vv says more than -v (the cache files read: $v2 lines vs $v1)" test "$v2" -gt "$v1"
 check_eq "-q before the command too" 0 "$(rc pc -q list sdt_libstdcxx:throw)"
+qc=$T/qcache
+check_eq "-q: scan, add, del, gc and import say nothing on success" "0 0 0 0 0 0|" \
+	"$(PROBECACHE_DIR=$qc "$PC_BIN" scan -q --no-define "$LIBSTDCXX" 2>&1; echo -n "$? "
+	PROBECACHE_DIR=$qc "$PC_BIN" add -q --no-define -x "$FX/dw_app" dw_work n 2>&1; echo -n "$? "
+	PROBECACHE_DIR=$qc "$PC_BIN" export -q -o "$T/q.pca" 'sdt_*' 2>&1; echo -n "$? "
+	PROBECACHE_DIR=$qc "$PC_BIN" del -q sdt_libstdcxx:throw 2>&1; echo -n "$? "
+	PROBECACHE_DIR=$qc "$PC_BIN" import -q "$T/q.pca" 2>&1; echo -n "$? "
+	PROBECACHE_DIR=$qc "$PC_BIN" gc -q 2>&1; echo -n "$?|")"
+check_eq "  without -q they report" 1 "$(PROBECACHE_DIR=$qc "$PC_BIN" del sdt_libstdcxx:throw | grep -c '^deleted ')"
 
 # ---- trace: says why it refuses, loads nothing (issue 30, point 9) ----
 check_eq "trace -p PID -- CMD: exit 2, says the two exclude each other, then the usage line" \

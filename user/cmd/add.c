@@ -270,7 +270,7 @@ static size_t nr_added(const struct add_batch *bt)
  * With the module loaded: define what was just stored (--arm: and count it),
  * every definition's probes in one go, so that its report is said once.
  */
-static int arm_added(const struct add_batch *bt, bool count)
+static int arm_added(const struct add_batch *bt, bool count, bool quiet)
 {
 	size_t n = 0, max = nr_added(bt);
 	char **pats = calloc(max ? max : 1, sizeof(*pats));
@@ -280,7 +280,7 @@ static int arm_added(const struct add_batch *bt, bool count)
 		if (!bt->defs[i].ret)
 			ret = added_patterns(bt->defs[i].r, pats, &n);
 	if (!ret && n)
-		ret = pc_define_cached("add", pats, (int)n, count, false);
+		ret = pc_define_cached("add", pats, (int)n, count, quiet);
 	for (size_t i = 0; pats && i < n; i++)
 		free(pats[i]);
 	free(pats);
@@ -617,14 +617,14 @@ static int finish(const struct add_opts *o, struct add_batch *bt, bool *said_deb
 			continue;
 		if (o->define)
 			print_definitions(d->r);
-		else
+		else if (!pc_quiet)
 			report_added(d->r);
 	}
-	if (!ret && !o->define)
+	if (!ret && !o->define && !pc_quiet)
 		report_debuginfo(bt, said_debuginfo);
 	/* every stored probe is said above, even if defining one fails below */
 	if (!ret && !o->define && !o->no_define)
-		ret = arm_added(bt, o->arm);
+		ret = arm_added(bt, o->arm, pc_quiet);
 	return ret;
 }
 

@@ -40,8 +40,9 @@ static int del_in_binary(struct pc_binary *b, const struct pc_pattern *pats, int
 	for (size_t i = b->nentries; i-- > 0;) {
 		if (!pc_patterns_match(pats, npats, b, &b->entries[i]))
 			continue;
-		printf("deleted %s:%s (%s)\n", b->entries[i].group, b->entries[i].event,
-		       b->paths[0]);
+		if (!pc_quiet)
+			printf("deleted %s:%s (%s)\n", b->entries[i].group, b->entries[i].event,
+			       b->paths[0]);
 		pc_binary_del_entry(b, i);
 	}
 	if (b->nentries == before)
@@ -106,10 +107,9 @@ int cmd_del(int argc, char **argv)
 		ret = -ENOENT;
 	}
 	pc_patterns_free(pats, npats);
-	if (ret)
-		return ret;
-	printf("%u probes deleted, %u cache files removed\n", ndel, nfiles);
-	return 0;
+	if (!ret && !pc_quiet)
+		printf("%u probes deleted, %u cache files removed\n", ndel, nfiles);
+	return ret;
 }
 
 int cmd_clear(int argc, char **argv)
@@ -142,6 +142,7 @@ int cmd_clear(int argc, char **argv)
 	ret = pc_cache_clear(&removed);
 	if (ret)
 		return ret;
-	printf("%u cache files removed from %s\n", removed, pc_cache_dir());
+	if (!pc_quiet)
+		printf("%u cache files removed from %s\n", removed, pc_cache_dir());
 	return 0;
 }

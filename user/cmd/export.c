@@ -333,7 +333,7 @@ static int import_archive(const char *file, struct pc_archive *ar)
 			       file, pc_cache_dir(), strerror(-ret), done, ar->nbinaries);
 	}
 	pc_cache_unlock();
-	if (!ret)
+	if (!ret && !pc_quiet)
 		printf("imported %s: %zu binaries, %u entries added, %u replaced, %u unchanged\n",
 		       file, ar->nbinaries, st.added, st.replaced, st.same);
 	for (size_t i = 0; i < ar->nbinaries; i++)

@@ -221,7 +221,7 @@ static int record_file(const char *real, const struct pc_sdt_file *f, struct sca
 	}
 	if (!f->nnotes) {
 		st->without_notes++;
-		if (explicit)
+		if (explicit && !pc_quiet)
 			printf("%s (%s): 0 events\n", real, f->build_id);
 		return 0;
 	}
@@ -236,7 +236,8 @@ static int record_file(const char *real, const struct pc_sdt_file *f, struct sca
 		return -ENOMEM;
 	if (st->progress && st->last.tv_sec)
 		fputs("\r\033[K", stderr);
-	printf("%s (%s): %zu events\n", real, f->build_id, f->nnotes);
+	if (!pc_quiet)
+		printf("%s (%s): %zu events\n", real, f->build_id, f->nnotes);
 	return 0;
 }
 
@@ -341,7 +342,7 @@ static int scan_help(void)
 static void summary(const struct scan_stats *st)
 {
 	progress((struct scan_stats *)st, true);
-	if (!st->recursive && !pc_verbose)
+	if ((!st->recursive && !pc_verbose) || pc_quiet)
 		return;
 	printf("%u ELF files: %u with SDT notes (%lu events), %u without notes", st->elf,
 	       st->with_notes, st->events, st->without_notes);
