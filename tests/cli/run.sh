@@ -558,6 +558,7 @@ check_eq "  a command's options, from its help" "--format" "$(comp 'probecache-r
 check_eq "  add's" "--force --from" "$(comp 'probecache-resolve add -x /bin/true --f')"
 check_eq "  global options after the command" "--cache-dir" "$(comp 'probecache-resolve arm --cac')"
 check_eq "  --format's values" "record" "$(comp 'probecache-resolve list --format r')"
+check_eq "  ... after --format= too" "uprobe" "$(comp 'probecache-resolve list --format=u')"
 check_eq "  cached GROUP:EVENT names (list --names), after the ':' bash splits at" "catch rethrow throw" \
 	"$(comp 'probecache-resolve arm sdt_libstdcxx:')"
 check_eq "  a name's prefix" "sdt_libstdcxx:throw" "$(comp 'probecache-resolve define sdt_libstdcxx:th' | sed 's/^/sdt_libstdcxx:/')"
