@@ -1,12 +1,13 @@
 # install / uninstall / dkms-install, included by the top-level Makefile
 # (paths relative to the top directory). Variables it honours:
-#   PREFIX (/usr/local), DESTDIR, BINDIR, MANDIR, INCLUDEDIR, SYSCONFDIR (/etc),
+#   PREFIX (/usr/local), DESTDIR, BINDIR, MANDIR, BASHCOMPDIR, INCLUDEDIR, SYSCONFDIR (/etc),
 #   UNITDIR (/lib/systemd/system), MODULE_KO and CLI (set by the Makefile),
 #   INSTALL_MODULE=1 to also copy MODULE_KO to /lib/modules/KVER/updates,
 #   DKMS (dkms), DKMS_ARGS (extra options, e.g. -k KVER).
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 INCLUDEDIR ?= $(PREFIX)/include
 SYSCONFDIR ?= /etc
 UNITDIR ?= /lib/systemd/system
@@ -25,11 +26,12 @@ $(CLI):
 	$(MAKE) -C $(dir $(CLI))
 
 install: $(CLI)
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(UNITDIR) \
 		$(DESTDIR)$(SYSCONFDIR)/probecache/preload.d
 	$(INSTALL) -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/probecache-resolve
 	$(INSTALL) -m 0644 Documentation/probecache-resolve.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 0644 completion/probecache-resolve $(DESTDIR)$(BASHCOMPDIR)/probecache-resolve
 	$(INSTALL) -m 0644 include/uapi/linux/probecache.h $(DESTDIR)$(INCLUDEDIR)/linux/
 	sed 's|@BINDIR@|$(BINDIR)|g' systemd/probecache-preload.service \
 		> $(DESTDIR)$(UNITDIR)/probecache-preload.service
@@ -47,6 +49,7 @@ install: $(CLI)
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/probecache-resolve \
 		$(DESTDIR)$(MANDIR)/man1/probecache-resolve.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/probecache-resolve \
 		$(DESTDIR)$(INCLUDEDIR)/linux/probecache.h \
 		$(DESTDIR)$(UNITDIR)/probecache-preload.service
 	if cmp -s etc/preload.conf $(DESTDIR)$(SYSCONFDIR)/probecache/preload.conf; then \

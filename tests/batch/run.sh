@@ -74,8 +74,8 @@ check_eq "lib: a batch with no failure exits 0" 0 $?
 out=$(printf '# stdin\ndw_work n\n' | PROBECACHE_DIR=$tmp/stdin "$CLI" add -x "$FX/dw_app" \
 	--from - 'dw_sum n' 2>&1)
 check_eq "--from - and an argument: both added" 2 "$(grep -c '^added' <<< "$out")"
-PROBECACHE_DIR=$tmp/args "$CLI" add -x "$FX/dw_app" 'dw_work n' 'nope' > /dev/null 2> "$tmp/args.err"
-check_eq "arguments: one good, one bad: exit 3" 3 $?
+PROBECACHE_DIR=$tmp/args "$CLI" add -x "$FX/dw_app" -a 'dw_work n' -a nope > /dev/null 2> "$tmp/args.err"
+check_eq "-a arguments: one good, one bad: exit 3" 3 $?
 check "arguments: the bad one is named by its number" \
 	grep -q "argument 2: 'nope': not added" "$tmp/args.err"
 PROBECACHE_DIR=$tmp/none "$CLI" add -x "$FX/dw_app" --from /dev/null > /dev/null 2>&1

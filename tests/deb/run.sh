@@ -79,11 +79,12 @@ check "  prerm: unloads the module, then dkms remove" \
 		grep -n 'dkms remove' '$tmp/dkms-ctl/prerm' | cut -d: -f1 > '$tmp/b' &&
 		[ \$(cat '$tmp/a') -lt \$(cat '$tmp/b') ]"
 
-## ---- probecache-tools: CLI, man page, header, unit, config, cache directory
+## ---- probecache-tools: CLI, man page, bash completion, header, unit, config, cache directory
 want="etc/probecache/preload.conf
 lib/systemd/system/probecache-preload.service
 usr/bin/probecache-resolve
 usr/include/linux/probecache.h
+usr/share/bash-completion/completions/probecache-resolve
 usr/share/doc/probecache-tools/changelog.Debian.gz
 usr/share/doc/probecache-tools/copyright
 usr/share/lintian/overrides/probecache-tools
@@ -106,6 +107,10 @@ check "  the unit runs /usr/bin/probecache-resolve preload and preload --stop" s
 	 grep -qx 'ExecStop=/usr/bin/probecache-resolve preload --stop' '$tmp/tools/lib/systemd/system/probecache-preload.service'"
 check "  the man page is the repository's" \
 	sh -c "zcat '$tmp/tools/usr/share/man/man1/probecache-resolve.1.gz' | cmp - '$top/Documentation/probecache-resolve.1'"
+check "  the bash completion is the repository's completion/probecache-resolve" \
+	cmp "$top/completion/probecache-resolve" "$tmp/tools/usr/share/bash-completion/completions/probecache-resolve"
+check_eq "  ... root 0644" "-rw-r--r-- root/root" \
+	"$(perm "$tools_deb" usr/share/bash-completion/completions/probecache-resolve)"
 check "  the header is the UAPI header" \
 	cmp "$top/include/uapi/linux/probecache.h" "$tmp/tools/usr/include/linux/probecache.h"
 check "  postinst enables probecache-preload.service" \

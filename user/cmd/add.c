@@ -25,12 +25,14 @@
 #include "builtin.h"
 #include "cache.h"
 #include "dwarf.h"
+#include "opts.h"
 #include "pc.h"
 #include "probepoint.h"
 
 struct add_opts {
 	const char *bin;
 	bool define, arm, force;
+	bool add;		/* -a DEF given */
 	bool no_define;		/* --no-define: cache only, even with the module loaded */
 	char *desc;
 };
@@ -239,28 +241,47 @@ static void report_added(const struct pc_dw_result *r)
 		       r->locs[i].offset, r->locs[i].uprobe_args,
 		       r->locs[i].ndropped ? " (some args left out)" : "");
 	}
-	printf("debuginfo %s (%s)\n", r->debuginfo_id, r->debuginfo_path);
 }
 
-/* With the module loaded: define what was just stored (--arm: and count it). */
-static int arm_added(const struct pc_dw_result *r, bool count)
+/* "GROUP:EVENT@BUILD-ID" of each of @r's locations, appended to @pats. */
+static int added_patterns(const struct pc_dw_result *r, char **pats, size_t *n)
 {
 	char ev[160];
-	char **pats = calloc(r->nlocs, sizeof(*pats));
+
+	for (size_t i = 0; i < r->nlocs; i++) {
+		unique_event(r, i, ev, sizeof(ev));
+		if (asprintf(&pats[*n], "%s:%s@%s", r->group, ev, r->build_id) < 0)
+			return -ENOMEM;
+		(*n)++;
+	}
+	return 0;
+}
+
+static size_t nr_added(const struct add_batch *bt)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < bt->n; i++)
+		n += bt->defs[i].ret ? 0 : bt->defs[i].r->nlocs;
+	return n;
+}
+
+/*
+ * With the module loaded: define what was just stored (--arm: and count it),
+ * every definition's probes in one go, so that its report is said once.
+ */
+static int arm_added(const struct add_batch *bt, bool count, bool quiet)
+{
+	size_t n = 0, max = nr_added(bt);
+	char **pats = calloc(max ? max : 1, sizeof(*pats));
 	int ret = pats ? 0 : -ENOMEM;
 
-	for (size_t i = 0; !ret && i < r->nlocs; i++) {
-		unique_event(r, i, ev, sizeof(ev));
-		if (asprintf(&pats[i], "%s:%s@%s", r->group, ev, r->build_id) < 0) {
-			pats[i] = NULL;
-			ret = -ENOMEM;
-		}
-	}
-	if (!ret && count)
-		ret = pc_define_cached("add", pats, r->nlocs, true, false);
-	else if (!ret)
-		ret = pc_define_cached("add", pats, r->nlocs, false, false);
-	for (size_t i = 0; pats && i < r->nlocs; i++)
+	for (size_t i = 0; !ret && i < bt->n; i++)
+		if (!bt->defs[i].ret)
+			ret = added_patterns(bt->defs[i].r, pats, &n);
+	if (!ret && n)
+		ret = pc_define_cached("add", pats, (int)n, count, quiet);
+	for (size_t i = 0; pats && i < n; i++)
 		free(pats[i]);
 	free(pats);
 	return ret;
@@ -268,18 +289,23 @@ static int arm_added(const struct pc_dw_result *r, bool count)
 
 static int add_help(void)
 {
-	printf("usage: %s add [-x BIN] [-D] [-f] [--arm] [--no-define] [--from FILE] '[[GROUP:]EVENT=]PROBE-POINT [ARG...]'...\n\n"
+	printf("usage: %s add -x BIN [-a DEF]... [-D DEF]... [--force] [--arm] [--no-define] [--from FILE] [DEF WORDS...]\n\n"
 	       "Resolve probe points of BIN with its debuginfo (the binary itself,\n"
 	       ".gnu_debuglink, /usr/lib/debug/.build-id, debuginfod if DEBUGINFOD_URLS\n"
-	       "is set) and cache them by name under BIN's build-id. Each argument is\n"
-	       "one definition; the debuginfo is loaded once for all of them.\n\n"
+	       "is set) and cache them by name under BIN's build-id. As perf probe does,\n"
+	       "the words after the options are one definition ('add -x app malloc bytes');\n"
+	       "right after -a DEF or -D DEF they continue it. The debuginfo is loaded\n"
+	       "once for all definitions.\n\n"
+	       "  DEF          [[GROUP:]EVENT=]PROBE-POINT [ARG...]\n"
 	       "  PROBE-POINT  FUNC[@SRC][:RLN|+OFFS|%%return|;PTN] | SRC:ALN | SRC;PTN\n"
 	       "  ARG          [NAME=]VAR[->FIELD|.FIELD|[N]]...[:TYPE] | $params | $vars |\n"
 	       "               $retval | %%REG;  TYPE u8..u64 s8..s64 x8..x64 string\n\n"
 	       "  -x, --exec BIN      the binary or shared object to probe (required)\n"
 	       "      --from FILE     more definitions, one a line ('-': stdin); blank\n"
 	       "                      lines and lines starting with # are skipped\n"
-	       "  -D, --definition    print the uprobe_events definition(s), store nothing\n"
+	       "  -a, --add DEF       one more definition (repeat for several)\n"
+	       "  -D, --definition DEF  print the uprobe_events definitions, store nothing;\n"
+	       "                      -D before another option is a flag (-D --force DEF)\n"
 	       "  -f, --force         leave out arguments that cannot be fetched at a\n"
 	       "                      location instead of failing, and do not prove that\n"
 	       "                      FUNC+OFFS is an instruction boundary (disassembled)\n"
@@ -362,11 +388,87 @@ static int read_defs(struct add_batch *bt, const char *from)
 	return ret;
 }
 
+/* @n words joined with one blank each, as perf probe joins its arguments. */
+static char *join_words(char *const *w, int n)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	for (int i = 0; i < n; i++)
+		len += strlen(w[i]) + 1;
+	s = p = malloc(len);
+	for (int i = 0; s && i < n; i++)
+		p += sprintf(p, "%s%s", i ? " " : "", w[i]);
+	return s;
+}
+
+/* @d's definition, then a blank and @more. */
+static int def_append(struct add_def *d, const char *more)
+{
+	char *t;
+
+	if (asprintf(&t, "%s %s", d->text, more) < 0)
+		return -ENOMEM;
+	free(d->text);
+	d->text = t;
+	return 0;
+}
+
+/*
+ * The words after the options are one definition (perf probe joins them);
+ * right after -a DEF or -D DEF they continue it: "-D malloc bytes".
+ */
+static int words_def(struct add_batch *bt, char *const *w, int n, bool continues)
+{
+	char *text = join_words(w, n);
+	int ret;
+
+	if (!text)
+		return -ENOMEM;
+	if (continues)
+		ret = def_append(&bt->defs[bt->n - 1], text);
+	else
+		ret = add_def_push(bt, "argument", false, bt->n + 1, text);
+	free(text);
+	return ret;
+}
+
+/*
+ * -D DEF (print) or -a DEF (add): one definition each, perf's options. -D
+ * alone, before another option or at the end, is the older flag form
+ * ("-D --force DEF"): the definitions are then the words after the options.
+ * Returns 1 when a definition was taken (the words may continue it).
+ */
+static int opt_def(char **argv, int c, struct add_opts *o, struct add_batch *bt)
+{
+	bool flag = c == ':' || (optarg[0] == '-' && optarg == argv[optind - 1]);
+	int ret;
+
+	if (c == 'D' || (c == ':' && optopt == 'D'))
+		o->define = true;
+	else if (c == ':') {
+		pc_err("add: -%c needs a probe definition", optopt);
+		return pc_usage("add");
+	} else
+		o->add = true;
+	if (o->define && o->add) {
+		pc_err("add: -a adds, -D only prints: give one of them");
+		return pc_usage("add");
+	}
+	if (flag) {
+		optind -= c != ':';
+		return 0;
+	}
+	ret = add_def_push(bt, "argument", false, bt->n + 1, optarg);
+	return ret ? ret : 1;
+}
+
 static int parse_add_opts(int argc, char **argv, struct add_opts *o, struct add_batch *bt)
 {
 	static const struct option opts[] = {
 		{ "exec", required_argument, NULL, 'x' },
-		{ "definition", no_argument, NULL, 'D' },
+		{ "definition", required_argument, NULL, 'D' },
+		{ "add", required_argument, NULL, 'a' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "arm", no_argument, NULL, 'A' },
 		{ "no-define", no_argument, NULL, 'N' },
@@ -375,15 +477,24 @@ static int parse_add_opts(int argc, char **argv, struct add_opts *o, struct add_
 		{}
 	};
 	const char *from = NULL;
-	int c, ret;
+	int c, ret, open_def = 0;
 
-	while ((c = getopt_long(argc, argv, "+x:Dfh", opts, NULL)) != -1) {
+	while ((c = pc_getopt(argc, argv, "+:x:D:a:fh", opts)) != -1) {
+		ret = 0;
 		switch (c) {
 		case 'x':
 			o->bin = optarg;
 			break;
 		case 'D':
-			o->define = true;
+		case 'a':
+		case ':':
+			if (c == ':' && optopt != 'D' && optopt != 'a') {
+				pc_err("add: option '%s' needs an argument", argv[optind - 1]);
+				return pc_usage("add");
+			}
+			ret = opt_def(argv, c, o, bt);
+			if (ret < 0)
+				return ret;
 			break;
 		case 'f':
 			o->force = true;
@@ -403,11 +514,12 @@ static int parse_add_opts(int argc, char **argv, struct add_opts *o, struct add_
 			break;
 		case 'h':
 			return 1;
-		default:
+		default:	/* said by pc_getopt() */
 			return pc_usage("add");
 		}
+		open_def = ret;
 	}
-	if (optind >= argc && !from) {
+	if (optind >= argc && !from && !bt->n) {
 		pc_err("add: no probe definition given");
 		return pc_usage("add");
 	}
@@ -423,12 +535,10 @@ static int parse_add_opts(int argc, char **argv, struct add_opts *o, struct add_
 		pc_err("add: --arm defines the probes, --no-define must not");
 		return pc_usage("add");
 	}
-	for (int i = optind; i < argc; i++) {
-		ret = add_def_push(bt, "argument", false, i - optind + 1, argv[i]);
-		if (ret)
-			return ret;
-	}
-	return from ? read_defs(bt, from) : 0;
+	ret = optind < argc ? words_def(bt, argv + optind, argc - optind, open_def) : 0;
+	if (!ret && from)
+		ret = read_defs(bt, from);
+	return ret;
 }
 
 /* Parse and resolve @d against the loaded debuginfo; failures are reported. */
@@ -483,7 +593,17 @@ static const struct pc_dw_result *first_resolved(const struct add_batch *bt)
 	return NULL;
 }
 
-static int finish(const struct add_opts *o, struct add_batch *bt)
+/* Every definition of one run reads the same debuginfo: said once. */
+static void report_debuginfo(const struct add_batch *bt, bool *said)
+{
+	const struct pc_dw_result *r = first_resolved(bt);
+
+	if (r && !*said)
+		printf("debuginfo %s (%s)\n", r->debuginfo_id, r->debuginfo_path);
+	*said = *said || r;
+}
+
+static int finish(const struct add_opts *o, struct add_batch *bt, bool *said_debuginfo)
 {
 	const struct pc_dw_result *r = first_resolved(bt);
 	int ret = 0;
@@ -497,13 +617,14 @@ static int finish(const struct add_opts *o, struct add_batch *bt)
 			continue;
 		if (o->define)
 			print_definitions(d->r);
-		else
+		else if (!pc_quiet)
 			report_added(d->r);
 	}
+	if (!ret && !o->define && !pc_quiet)
+		report_debuginfo(bt, said_debuginfo);
 	/* every stored probe is said above, even if defining one fails below */
-	for (size_t i = 0; !ret && !o->define && !o->no_define && i < bt->n; i++)
-		if (!bt->defs[i].ret)
-			ret = arm_added(bt->defs[i].r, o->arm);
+	if (!ret && !o->define && !o->no_define)
+		ret = arm_added(bt, o->arm, pc_quiet);
 	return ret;
 }
 
@@ -527,6 +648,7 @@ static void free_results(struct add_batch *bt)
 static int run_all(const struct add_opts *o, struct add_batch *bt)
 {
 	struct pc_dw_file *f;
+	bool said_debuginfo = false;
 	int ret = pc_dw_open(o->bin, &f);
 
 	for (size_t off = 0; !ret && off < bt->n; off += ADD_CHUNK) {
@@ -538,7 +660,7 @@ static int run_all(const struct add_opts *o, struct add_batch *bt)
 		for (size_t i = 0; !ret && i < part.n; i++)
 			ret = resolve_def(f, o, &part.defs[i], bt->n == 1);
 		if (!ret)
-			ret = finish(o, &part);
+			ret = finish(o, &part, &said_debuginfo);
 		free_results(&part);
 	}
 	pc_dw_close(f);

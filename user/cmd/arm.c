@@ -34,6 +34,7 @@
 #include "cache_select.h"
 #include "fastpath.h"
 #include "kload.h"
+#include "opts.h"
 #include "pattern.h"
 #include "pc.h"
 
@@ -135,6 +136,7 @@ int pc_control_write(const char *line, char *why, size_t whylen)
 		return -ENOMEM;
 	}
 	memcpy(buf, line, len);
+	pc_debug("control: %.*s", (int)(len && line[len - 1] == '\n' ? len - 1 : len), line);
 	if (!len || line[len - 1] != '\n')
 		buf[len++] = '\n';
 	ret = write_all(fd, buf, len, &done);
@@ -156,8 +158,10 @@ static size_t send_batch(int fd, struct arm_item *items, size_t first, size_t la
 	size_t len = 0, done, bad;
 	int ret;
 
-	for (size_t i = first; i < last; i++)
+	for (size_t i = first; i < last; i++) {
 		len += sprintf(buf + len, "%s\n", items[i].line);
+		pc_debug("control: %s", items[i].line);
+	}
 	ret = write_all(fd, buf, len, &done);
 	if (!ret)
 		return last;
@@ -1027,20 +1031,16 @@ static int parse_arm(int argc, char **argv, struct pc_arm_opts *opts)
 {
 	static const struct option lopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
-		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "p:qh", lopts, NULL)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "p:h", lopts)) != -1) {
 		switch (opt) {
 		case 'p':
 			if (parse_pid(argv[0], optarg, &opts->pid))
 				return -EINVAL;
-			break;
-		case 'q':
-			opts->quiet = true;
 			break;
 		case 'h':
 			return 1;
@@ -1048,6 +1048,7 @@ static int parse_arm(int argc, char **argv, struct pc_arm_opts *opts)
 			return pc_usage(argv[0]);
 		}
 	}
+	opts->quiet = pc_quiet;	/* -q: a global option */
 	return optind < argc ? 0 : pc_usage(argv[0]);
 }
 
@@ -1116,24 +1117,22 @@ int cmd_disarm(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "keep-defined", no_argument, NULL, 'k' },
-		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	struct pc_disarm_result res;
-	bool keep = false, quiet = false;
+	bool keep = false, quiet;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "kqh", lopts, NULL)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "kh", lopts)) != -1) {
 		if (opt == 'h')
 			return disarm_help();
 		if (opt == 'k')
 			keep = true;
-		else if (opt == 'q')
-			quiet = true;
 		else
 			return pc_usage("disarm");
 	}
+	quiet = pc_quiet;	/* -q: a global option */
 	if (optind >= argc)
 		return pc_usage("disarm");
 	ret = pc_disarm(argv + optind, argc - optind, keep, quiet, &res);

@@ -10,6 +10,7 @@
 
 #include "arm.h"
 #include "builtin.h"
+#include "opts.h"
 #include "pattern.h"
 #include "pc.h"
 
@@ -21,7 +22,7 @@ static int help_only(int argc, char **argv, const char *usage, const char *text)
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "h", lopts)) != -1) {
 		if (opt != 'h')
 			return pc_usage(argv[0]);
 		printf("usage: %s %s\n\n%s\n  -h, --help  this help\n", pc_prog, usage, text);
@@ -39,8 +40,9 @@ static int del_in_binary(struct pc_binary *b, const struct pc_pattern *pats, int
 	for (size_t i = b->nentries; i-- > 0;) {
 		if (!pc_patterns_match(pats, npats, b, &b->entries[i]))
 			continue;
-		printf("deleted %s:%s (%s)\n", b->entries[i].group, b->entries[i].event,
-		       b->paths[0]);
+		if (!pc_quiet)
+			printf("deleted %s:%s (%s)\n", b->entries[i].group, b->entries[i].event,
+			       b->paths[0]);
 		pc_binary_del_entry(b, i);
 	}
 	if (b->nentries == before)
@@ -105,10 +107,9 @@ int cmd_del(int argc, char **argv)
 		ret = -ENOENT;
 	}
 	pc_patterns_free(pats, npats);
-	if (ret)
-		return ret;
-	printf("%u probes deleted, %u cache files removed\n", ndel, nfiles);
-	return 0;
+	if (!ret && !pc_quiet)
+		printf("%u probes deleted, %u cache files removed\n", ndel, nfiles);
+	return ret;
 }
 
 int cmd_clear(int argc, char **argv)
@@ -141,6 +142,7 @@ int cmd_clear(int argc, char **argv)
 	ret = pc_cache_clear(&removed);
 	if (ret)
 		return ret;
-	printf("%u cache files removed from %s\n", removed, pc_cache_dir());
+	if (!pc_quiet)
+		printf("%u cache files removed from %s\n", removed, pc_cache_dir());
 	return 0;
 }

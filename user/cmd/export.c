@@ -31,6 +31,7 @@
 #include "archive.h"
 #include "builtin.h"
 #include "cache.h"
+#include "opts.h"
 #include "pattern.h"
 #include "pc.h"
 
@@ -189,7 +190,7 @@ int cmd_export(int argc, char **argv)
 	size_t len = 0;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "o:h", opts)) != -1) {
 		if (opt == 'o')
 			file = optarg;
 		else if (opt == 'h')
@@ -332,7 +333,7 @@ static int import_archive(const char *file, struct pc_archive *ar)
 			       file, pc_cache_dir(), strerror(-ret), done, ar->nbinaries);
 	}
 	pc_cache_unlock();
-	if (!ret)
+	if (!ret && !pc_quiet)
 		printf("imported %s: %zu binaries, %u entries added, %u replaced, %u unchanged\n",
 		       file, ar->nbinaries, st.added, st.replaced, st.same);
 	for (size_t i = 0; i < ar->nbinaries; i++)
@@ -353,7 +354,7 @@ int cmd_import(int argc, char **argv)
 	size_t len = 0;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "h", opts)) != -1) {
 		if (opt != 'h')
 			return pc_usage("import");
 		printf("usage: %s import FILE\n\n"

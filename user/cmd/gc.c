@@ -13,6 +13,7 @@
 #include "armed.h"
 #include "builtin.h"
 #include "debuginfo.h"
+#include "opts.h"
 #include "pattern.h"
 #include "pc.h"
 
@@ -24,6 +25,8 @@ static void say(const struct pc_stale *st, bool dry)
 		snprintf(why, sizeof(why), "now holds build-id %s", st->now);
 	else
 		snprintf(why, sizeof(why), "is gone");
+	if (pc_quiet && !dry)
+		return;
 	if (st->whole)
 		printf("%s %s (%zu probes): %s %s\n", dry ? "would remove" : "removed",
 		       st->b->build_id, st->b->nentries, st->path, why);
@@ -128,7 +131,7 @@ int cmd_gc(int argc, char **argv)
 	bool dry = false;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "nh", lopts, NULL)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "nh", lopts)) != -1) {
 		if (opt == 'n')
 			dry = true;
 		else if (opt == 'h')
@@ -162,7 +165,7 @@ int cmd_gc(int argc, char **argv)
 		ret = pc_debugcache_gc(keep_copy, &k, dry, &copies);
 		n += copies;
 	}
-	if (!ret && !n)
+	if (!ret && !n && !pc_quiet)
 		printf("nothing stale in %s\n", pc_cache_dir());
 	free(st);
 	pc_snapshot_free(&snap);

@@ -22,6 +22,7 @@
 #include "armed.h"
 #include "builtin.h"
 #include "kload.h"
+#include "opts.h"
 #include "pattern.h"
 #include "pc.h"
 
@@ -342,10 +343,10 @@ static int list_help(void)
 	       "(the module's, for a defined probe). PATTERN is a glob over GROUP:EVENT (a bare glob matches\n"
 	       "EVENT in any group, or a GROUP), optionally @/path or @BUILDID-PREFIX;\n"
 	       "GROUP/EVENT, PROVIDER:NAME, usdt:PATH:PROVIDER:NAME and PATH work too.\n\n"
-	       "  -f, --format=FMT  text: grouped by binary, like 'perf probe --cache --list'\n"
+	       "      --format=FMT  text: grouped by binary, like 'perf probe --cache --list'\n"
 	       "                    uprobe: ftrace uprobe_events lines, like 'perf probe -D'\n"
 	       "                    record: RECORD lines probecache.ko accepts after 'add '\n"
-	       "  -a, --available   every cached event as an available event, defined ones marked\n"
+	       "      --available   every cached event as an available event, defined ones marked\n"
 	       "                    with their state (defined, armed, stale)\n"
 	       "  -j, --json        JSON (every format's fields)\n"
 	       "      --names       only the event names a consumer types, GROUP:EVENT, one a line\n"
@@ -382,7 +383,7 @@ static int list_opts(int argc, char **argv, struct list_ctx *c)
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "f:ajh", lopts, NULL)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "jh", lopts)) != -1) {
 		switch (opt) {
 		case 'f':
 			if (parse_format(optarg, &c->fmt))

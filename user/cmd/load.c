@@ -10,6 +10,7 @@
 #include "arm.h"
 #include "builtin.h"
 #include "kload.h"
+#include "opts.h"
 #include "pc.h"
 
 /* Join PARAM=VALUE words into one options string, checking their shape. */
@@ -57,7 +58,7 @@ int cmd_load(int argc, char **argv)
 	char options[1024];
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "m:h", opts, NULL)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "m:h", opts)) != -1) {
 		switch (opt) {
 		case 'm':
 			path = optarg;
@@ -126,7 +127,7 @@ int cmd_unload(int argc, char **argv)
 	};
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "h", opts)) != -1) {
 		if (opt != 'h')
 			return pc_usage("unload");
 		printf("usage: %s unload\n\n"

@@ -31,6 +31,7 @@
 #include "arm.h"
 #include "builtin.h"
 #include "kload.h"
+#include "opts.h"
 #include "pattern.h"
 #include "pc.h"
 
@@ -491,7 +492,7 @@ int cmd_preload(int argc, char **argv)
 	struct conf c = { 0 };
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "nc:h", opts, NULL)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "nc:h", opts)) != -1) {
 		switch (opt) {
 		case 'n': dry = true; break;
 		case 'c': config = optarg; break;

@@ -30,6 +30,7 @@
 #include "builtin.h"
 #include "cache.h"
 #include "canon.h"
+#include "opts.h"
 #include "pc.h"
 #include "sdt.h"
 
@@ -220,7 +221,7 @@ static int record_file(const char *real, const struct pc_sdt_file *f, struct sca
 	}
 	if (!f->nnotes) {
 		st->without_notes++;
-		if (explicit)
+		if (explicit && !pc_quiet)
 			printf("%s (%s): 0 events\n", real, f->build_id);
 		return 0;
 	}
@@ -235,7 +236,8 @@ static int record_file(const char *real, const struct pc_sdt_file *f, struct sca
 		return -ENOMEM;
 	if (st->progress && st->last.tv_sec)
 		fputs("\r\033[K", stderr);
-	printf("%s (%s): %zu events\n", real, f->build_id, f->nnotes);
+	if (!pc_quiet)
+		printf("%s (%s): %zu events\n", real, f->build_id, f->nnotes);
 	return 0;
 }
 
@@ -329,7 +331,7 @@ static int scan_help(void)
 	       "events (as 'define' does; nothing is armed), so 'perf record -e GROUP:EVENT'\n"
 	       "works at once.\n\n"
 	       "  -r, --recursive  scan directories; files that are not ELF are skipped\n"
-	       "  -n, --no-define  only cache, even with the module loaded\n"
+	       "      --no-define  only cache, even with the module loaded\n"
 	       "  -h, --help       this help\n\n"
 	       "Exit: 0 ok, 1 nothing could be scanned, 2 usage, 3 some paths failed or\n"
 	       "some probes could not be defined.\n",
@@ -340,7 +342,7 @@ static int scan_help(void)
 static void summary(const struct scan_stats *st)
 {
 	progress((struct scan_stats *)st, true);
-	if (!st->recursive && !pc_verbose)
+	if ((!st->recursive && !pc_verbose) || pc_quiet)
 		return;
 	printf("%u ELF files: %u with SDT notes (%lu events), %u without notes", st->elf,
 	       st->with_notes, st->events, st->without_notes);
@@ -381,7 +383,7 @@ int cmd_scan(int argc, char **argv)
 	bool define = true;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "rnh", lopts, NULL)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "rh", lopts)) != -1) {
 		if (opt == 'r')
 			st.recursive = true;
 		else if (opt == 'n')

@@ -15,6 +15,7 @@
 #include "armed.h"
 #include "builtin.h"
 #include "kload.h"
+#include "opts.h"
 #include "pattern.h"
 #include "pc.h"
 
@@ -173,7 +174,7 @@ int cmd_status(int argc, char **argv)
 	bool stale = false, json = false;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "sjh", lopts, NULL)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "sjh", lopts)) != -1) {
 		switch (opt) {
 		case 's':
 			stale = true;

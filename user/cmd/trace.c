@@ -30,6 +30,7 @@
 #include "armed.h"
 #include "builtin.h"
 #include "kload.h"
+#include "opts.h"
 #include "pattern.h"
 #include "pc.h"
 
@@ -459,11 +460,25 @@ static void trace_help(void)
 	       "SIGINT/SIGTERM; then disable them and remove the instance. Cached probes\n"
 	       "not defined in probecache.ko yet are defined first and deleted again at\n"
 	       "the end. Without PATTERN, every probe defined in the module is traced.\n"
+	       "The module must be loaded ('%s load'): trace loads nothing.\n"
 	       "  -p, --pid PID   only hits in process PID (set_event_pid)\n"
 	       "  -h, --help      show this help\n"
 	       "With -- CMD, only CMD's process (and its children) is traced.\n"
 	       "Kernels without trace events for probecache (Debian 5.10) cannot trace:\n"
-	       "use arm and status there.\n", pc_prog);
+	       "use arm and status there.\n", pc_prog, pc_prog);
+}
+
+/* -- needs a CMD; -p PID and -- CMD exclude each other. */
+static int check_cmd(char **cmd, pid_t pid)
+{
+	if (cmd && !*cmd)
+		pc_err("trace: '--' needs a command after it");
+	else if (cmd && pid)
+		pc_err("trace: -p %d and -- %s: give one; -- CMD traces CMD's own process, "
+		       "-p PID a running one", (int)pid, cmd[0]);
+	else
+		return 0;
+	return pc_usage("trace");
 }
 
 int cmd_trace(int argc, char **argv)
@@ -477,7 +492,7 @@ int cmd_trace(int argc, char **argv)
 	char **cmd = NULL, *end;
 	int opt, npats, ret;
 
-	while ((opt = getopt_long(argc, argv, "+p:h", opts, NULL)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "+p:h", opts)) != -1) {
 		if (opt == 'h')
 			return trace_help(), 0;
 		if (opt != 'p')
@@ -495,12 +510,11 @@ int cmd_trace(int argc, char **argv)
 		else
 			npats++;
 	}
-	if (cmd && (!*cmd || t.pid))
-		return pc_usage("trace");	/* -- needs a CMD; CMD and -p exclude each other */
-	if (!pc_module_loaded()) {
-		ret = pc_module_load(NULL, NULL);
-		if (ret && ret != -EEXIST)
-			return ret;
+	ret = check_cmd(cmd, t.pid);
+	if (!ret && !pc_module_loaded()) {
+		pc_err("trace: %s/control: probecache.ko is not loaded; trace loads nothing: run "
+		       "'%s load' first", pc_sysfs_dir(), pc_prog);
+		ret = -ENOENT;
 	}
-	return run(&t, argv + optind, npats, cmd);
+	return ret ? ret : run(&t, argv + optind, npats, cmd);
 }

@@ -149,6 +149,8 @@ int pc_cache_store(const struct pc_binary *b)
 		ret = pc_mkdir_p(dir);
 	if (!ret)
 		ret = replace_file(file, dir, b);
+	if (!ret)
+		pc_debug("cache: wrote %s", file);
 	if (ret)	/* the file is not what the index was told */
 		pc_index_redo();
 	pc_cache_unlock();

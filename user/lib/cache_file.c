@@ -496,6 +496,7 @@ static int load_file(struct parse_ctx *p, const char *build_id, struct pc_binary
 
 	if (ret)
 		return ret;
+	pc_debug("cache: read %s", p->file);
 	p->b = pc_binary_new(build_id);
 	ret = p->b ? parse_buf(p, buf, len) : -ENOMEM;
 	free(buf);

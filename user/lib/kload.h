@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Loading probecache.ko (libkmod), shared by load, preload and trace. */
+/* Loading probecache.ko (libkmod), shared by load and preload; trace only checks it is loaded. */
 #ifndef _PC_KLOAD_H
 #define _PC_KLOAD_H
 

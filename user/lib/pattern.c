@@ -235,31 +235,6 @@ bool pc_patterns_match(const struct pc_pattern *p, int n, const struct pc_binary
 
 /* ---- did you mean ---- */
 
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), *row, prev, best;
-
-	row = malloc((lb + 1) * sizeof(*row));
-	if (!row)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t sub = prev + (a[i - 1] != b[j - 1]), cur = row[j];
-
-			best = row[j] + 1 < row[j - 1] + 1 ? row[j] + 1 : row[j - 1] + 1;
-			row[j] = sub < best ? sub : best;
-			prev = cur;
-		}
-	}
-	best = row[lb];
-	free(row);
-	return best;
-}
-
 /* The glob of @s without wildcards and qualifier: what was meant to be typed. */
 static void bare_name(const char *s, char *out, size_t size)
 {
@@ -292,8 +267,8 @@ void pc_patterns_suggest(const struct pc_pattern *p, int n, char *buf, size_t si
 				bool dup = false;
 
 				snprintf(full, sizeof(full), "%s:%s", e->group, e->event);
-				d = edit_distance(want, full);
-				de = edit_distance(want, strchr(want, ':') ? full : e->event);
+				d = pc_edit_distance(want, full);
+				de = pc_edit_distance(want, strchr(want, ':') ? full : e->event);
 				d = de < d ? de : d;
 				if (d > best || d > 2 + strlen(want) / 3)
 					continue;

@@ -9,13 +9,20 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-extern int pc_verbose;
+extern int pc_verbose;		/* -v: 1, -vv: 2 */
+extern bool pc_quiet;		/* -q: only problems */
 extern const char *pc_prog;
 
 /* Messages: "probecache-resolve: <what>: <why>" on stderr. */
 void pc_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pc_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));	/* only with -v */
+void pc_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));	/* only with -vv */
+
+/* Levenshtein distance of two strings (SIZE_MAX without memory). */
+size_t pc_edit_distance(const char *a, const char *b);
+/* The one of @n candidates closest to @word, when close enough to be a typo, else NULL. */
+const char *pc_closest(const char *word, const char *const *cands, size_t n);
 
 /*
  * Reading files the user or the cache directory names: a FIFO, a device or a

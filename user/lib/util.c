@@ -11,6 +11,7 @@
 #include "pc.h"
 
 int pc_verbose;
+bool pc_quiet;
 const char *pc_prog = "probecache-resolve";
 
 static void vmsg(const char *prefix, const char *fmt, va_list ap)
@@ -47,6 +48,59 @@ void pc_info(const char *fmt, ...)
 	va_start(ap, fmt);
 	vmsg("", fmt, ap);
 	va_end(ap);
+}
+
+void pc_debug(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (pc_verbose < 2)
+		return;
+	va_start(ap, fmt);
+	vmsg("", fmt, ap);
+	va_end(ap);
+}
+
+size_t pc_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), *row, prev, best;
+
+	row = malloc((lb + 1) * sizeof(*row));
+	if (!row)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t sub = prev + (a[i - 1] != b[j - 1]), cur = row[j];
+
+			best = row[j] + 1 < row[j - 1] + 1 ? row[j] + 1 : row[j - 1] + 1;
+			row[j] = sub < best ? sub : best;
+			prev = cur;
+		}
+	}
+	best = row[lb];
+	free(row);
+	return best;
+}
+
+const char *pc_closest(const char *word, const char *const *cands, size_t n)
+{
+	size_t len = strlen(word), best = SIZE_MAX, d;
+	const char *pick = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		d = pc_edit_distance(word, cands[i]);
+		if (len && !strncmp(cands[i], word, len))
+			d = d < 1 ? d : 1;	/* a prefix of it: as good as one typo */
+		if (d < best) {
+			best = d;
+			pick = cands[i];
+		}
+	}
+	return best <= 2 || best <= len / 3 ? pick : NULL;
 }
 
 const char *pc_sysfs_dir(void)
