@@ -5,7 +5,7 @@
 # while running (found through map_files), with a build-id one byte off (never matched),
 # in a private mount namespace (unshare -m + tmpfs), as an unprivileged user (each
 # denied pid and file said), processes exiting during the sweep, and the sweep's time
-# against the kernel's own cost of the same maps files. Needs root.
+# against the kernel's own cost of the same maps files; a copy on overlayfs. Needs root.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/lib/tap.sh"
 
@@ -23,7 +23,7 @@ PIDS=()
 cleanup() {
 	[ ${#PIDS[@]} -eq 0 ] || kill "${PIDS[@]}" 2>/dev/null
 	wait 2>/dev/null
-	umount "$T/ns" 2>/dev/null
+	umount "$T/ns" "$T/ov/m" 2>/dev/null
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -144,6 +144,23 @@ if unshare -m true 2>/dev/null; then
 		test -n "$ns" -a "$ns" != "$(readlink /proc/self/ns/mnt | tr -dc 0-9)"
 else
 	ok "a copy in a private mount namespace # SKIP unshare -m fails here: $(unshare -m true 2>&1)"
+fi
+
+# ---- overlayfs (a container's image): found under its build-id at the merged path
+mkdir -p "$T/ov/l" "$T/ov/u" "$T/ov/w" "$T/ov/m"
+cp "$SLEEP" "$T/ov/l/sleep"
+if mount -t overlay overlay -o "lowerdir=$T/ov/l,upperdir=$T/ov/u,workdir=$T/ov/w" "$T/ov/m" \
+	2>/dev/null; then
+	start "$T/ov/m/sleep"; po=$pid
+	out=$(pc sites -p "$po" "$B")
+	# 6.8+ maps names the overlay inode (file_user_inode); older kernels the real one
+	check_eq "a copy on overlayfs: one site under its build-id, the merged path" \
+		"1 $T/ov/m/sleep $po" "$(grep -c . <<< "$out") ${out##* } $(field pids "$out")"
+	diag "overlayfs site: $out (real inode $(stat -c %D:%i "$T/ov/l/sleep"))"
+	kill "$po"; wait "$po" 2>/dev/null
+	umount "$T/ov/m"
+else
+	ok "a copy on overlayfs # SKIP cannot mount overlay here"
 fi
 
 # ---- unprivileged: each denied pid and file named, exit 3

@@ -5,6 +5,7 @@
  * Cost is dominated by the kernel generating each maps file; the build-id
  * reads are few (distinct inodes), so nothing here is cached across sweeps.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,15 +22,6 @@
 
 #define MAPS_MAX	(64u << 20)	/* a maps file past this is not read (bounds memory) */
 #define DELETED_SUFFIX	" (deleted)"
-
-/* One parsed line of /proc/PID/maps; @path points into the line. */
-struct maps_line {
-	unsigned long start, end;
-	dev_t dev;
-	ino_t ino;
-	const char *path;
-	bool deleted;
-};
 
 static double now_ms(void)
 {
@@ -101,41 +93,51 @@ static int read_proc(struct pc_sweep *s, int procfd, const char *name, size_t *l
 }
 
 /*
- * "start-end perms offset major:minor inode   path": true for an executable
- * mapping of a file (inode not 0), filled into @ml. Anything malformed is
- * skipped: the kernel wrote it, but a bound check costs nothing.
+ * A number in @base at *@pos followed by @sep, *@pos moved past it. strtoull
+ * alone would take blanks and signs; the kernel writes neither here.
  */
-static bool parse_line(char *line, struct maps_line *ml)
+static bool number(char **pos, int base, char sep, unsigned long long *v)
 {
-	char *p = strchr(line, ' '), *end;
-	unsigned long maj, min;
-	size_t len;
+	char *end;
 
-	if (!p || strlen(p) < 5 || p[3] != 'x')
+	if (!(base == 16 ? isxdigit((unsigned char)**pos) : isdigit((unsigned char)**pos)))
 		return false;
-	ml->start = strtoul(line, &end, 16);
-	if (*end != '-')
+	errno = 0;
+	*v = strtoull(*pos, &end, base);
+	if (errno || *end != sep)
 		return false;
-	ml->end = strtoul(end + 1, &end, 16);
-	p = strchr(p + 1, ' ');				/* offset */
-	p = p ? strchr(p + 1, ' ') : NULL;		/* major:minor */
-	if (!p || end >= p)
+	*pos = end + 1;
+	return true;
+}
+
+/* Anything malformed is skipped: the kernel wrote it, but a bound check costs nothing. */
+bool pc_maps_line_parse(char *line, struct pc_maps_line *ml)
+{
+	unsigned long long start, end, off, maj, min, ino;
+	char *pos = line, *perms;
+	size_t len, suffix = strlen(DELETED_SUFFIX);
+
+	if (!number(&pos, 16, '-', &start) || !number(&pos, 16, ' ', &end))
 		return false;
-	maj = strtoul(p + 1, &end, 16);
-	if (*end != ':')
+	perms = pos;
+	if (strnlen(perms, 5) < 5 || perms[4] != ' ' || perms[2] != 'x')
 		return false;
-	min = strtoul(end + 1, &end, 16);
-	ml->dev = makedev(maj, min);
-	ml->ino = strtoull(end, &end, 10);
-	if (!ml->ino || *end != ' ')
+	pos = perms + 5;
+	if (!number(&pos, 16, ' ', &off) || !number(&pos, 16, ':', &maj) ||
+	    !number(&pos, 16, ' ', &min) || !number(&pos, 10, ' ', &ino) || !ino)
 		return false;
-	end += strspn(end, " ");
-	len = strlen(end);
-	ml->deleted = len > strlen(DELETED_SUFFIX) &&
-		      !strcmp(end + len - strlen(DELETED_SUFFIX), DELETED_SUFFIX);
+	pos += strspn(pos, " ");
+	len = strlen(pos);
+	if (!len)
+		return false;
+	ml->deleted = len > suffix && !strcmp(pos + len - suffix, DELETED_SUFFIX);
 	if (ml->deleted)
-		end[len - strlen(DELETED_SUFFIX)] = '\0';
-	ml->path = end;
+		pos[len - suffix] = '\0';
+	ml->start = start;
+	ml->end = end;
+	ml->dev = makedev(maj, min);
+	ml->ino = ino;
+	ml->path = pos;
 	return true;
 }
 
@@ -180,7 +182,7 @@ static int hash_grow(struct pc_sweep *s)
 }
 
 /* The site of @ml's inode, created when new; NULL on -ENOMEM. */
-static struct pc_site *site_get(struct pc_sweep *s, const struct maps_line *ml)
+static struct pc_site *site_get(struct pc_sweep *s, const struct pc_maps_line *ml)
 {
 	struct pc_site *site;
 	size_t *slot;
@@ -268,7 +270,7 @@ static bool try_path(struct pc_sweep *s, struct pc_site *site)
 
 /* Through /proc/PID/map_files/START-END: deleted, other namespaces, overlayfs. */
 static int try_map_files(struct pc_sweep *s, struct pc_site *site, pid_t pid,
-			 const struct maps_line *ml, uint64_t mntns)
+			 const struct pc_maps_line *ml, uint64_t mntns)
 {
 	char name[64];
 	struct stat st;
@@ -297,7 +299,7 @@ static int try_map_files(struct pc_sweep *s, struct pc_site *site, pid_t pid,
 	return 0;
 }
 
-static int map_line(struct pc_sweep *s, pid_t pid, uint64_t mntns, const struct maps_line *ml)
+static int map_line(struct pc_sweep *s, pid_t pid, uint64_t mntns, const struct pc_maps_line *ml)
 {
 	struct pc_site *site = site_get(s, ml);
 
@@ -334,7 +336,7 @@ static uint64_t mntns_of(int procfd, pid_t pid)
 static int sweep_pid(struct pc_sweep *s, int procfd, pid_t pid)
 {
 	char name[32], *pos, *end, *line;
-	struct maps_line ml;
+	struct pc_maps_line ml;
 	uint64_t mntns;
 	size_t len = 0;
 	bool nl;
@@ -357,7 +359,7 @@ static int sweep_pid(struct pc_sweep *s, int procfd, pid_t pid)
 	pos = s->buf;
 	end = s->buf + len;
 	while ((line = pc_next_line(&pos, end, &nl)))
-		if (nl && parse_line(line, &ml) && (ret = map_line(s, pid, mntns, &ml)))
+		if (nl && pc_maps_line_parse(line, &ml) && (ret = map_line(s, pid, mntns, &ml)))
 			return ret;
 	return 0;
 }

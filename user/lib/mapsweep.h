@@ -75,6 +75,22 @@ struct pc_sweep {
 	size_t bufcap;
 };
 
+/* One line of /proc/PID/maps; @path points into the line. */
+struct pc_maps_line {
+	unsigned long start, end;
+	dev_t dev;
+	ino_t ino;
+	const char *path;
+	bool deleted;		/* it ended in " (deleted)", now cut off */
+};
+
+/*
+ * "start-end perms offset major:minor inode   path" (@line without its
+ * newline): true for an executable mapping of a file (inode not 0), filled
+ * into @ml, the " (deleted)" suffix cut off in place.
+ */
+bool pc_maps_line_parse(char *line, struct pc_maps_line *ml);
+
 /*
  * Sweep the @npids processes @pids, or every process when @npids is 0.
  * 0 or -errno (-ENOMEM, /proc unreadable); one process's trouble is no
