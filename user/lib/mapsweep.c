@@ -254,8 +254,9 @@ static bool try_path(struct pc_sweep *s, struct pc_site *site)
 	struct stat st;
 	int fd;
 
-	if (site->deleted || site->path[0] != '/')
+	if (site->path_tried || site->deleted || site->path[0] != '/')
 		return false;
+	site->path_tried = true;	/* the same path for every mapper: one try */
 	fd = pc_open_regular(site->path, 0, &st);
 	if (fd < 0)
 		return false;
