@@ -42,5 +42,6 @@ int cmd_preload(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_sites(int argc, char **argv);
 
 #endif /* _PC_BUILTIN_H */

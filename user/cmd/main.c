@@ -31,6 +31,8 @@ static const struct pc_cmd commands[] = {
 	  "delete probes from the module (EBUSY while perf/ftrace use them)" },
 	{ "status", cmd_status, "status [--stale] [--json]",
 	  "the module's probes: state, consumers, counting, hits" },
+	{ "sites", cmd_sites, "sites [--json] [--stats] [-p PID]... [BUILD-ID|PATH...]",
+	  "the inodes processes map executable, by build-id (copies, deleted, other namespaces)" },
 	{ "gc", cmd_gc, "gc [--dry-run]", "remove cache entries whose binary is gone or changed" },
 	{ "load", cmd_load, "load [--module FILE.ko] [PARAM=VALUE...]", "load probecache.ko" },
 	{ "unload", cmd_unload, "unload", "disarm everything and unload probecache.ko" },

@@ -122,6 +122,26 @@ static int check_tables(struct sdt_elf *e)
  * libelf reads with pread (ELF_C_READ), never through a mapping: a file cut
  * short while we read it gives short reads and errors, not SIGBUS.
  */
+/* libelf over @fd, an open regular file (@e->st filled) named @e->path in messages. */
+static int elf_attach(struct sdt_elf *e, int fd)
+{
+	const char *path = e->path;
+
+	if ((uint64_t)e->st.st_size > SDT_MAX_ELF) {
+		pc_err("%s: larger than %llu GiB, not read", path, SDT_MAX_ELF >> 30);
+		return -EFBIG;
+	}
+	e->elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF || !gelf_getehdr(e->elf, &e->eh)) {
+		pc_err("%s: not an ELF file%s%s", path, e->elf ? "" : ": ",
+		       e->elf ? "" : elf_errmsg(-1));
+		return -ENOEXEC;
+	}
+	e->is64 = gelf_getclass(e->elf) == ELFCLASS64;
+	e->be = e->eh.e_ident[EI_DATA] == ELFDATA2MSB;
+	return check_ident(e) ?: check_tables(e);
+}
+
 static int elf_open(const char *path, struct sdt_elf *e, int *fd)
 {
 	memset(e, 0, sizeof(*e));
@@ -133,19 +153,7 @@ static int elf_open(const char *path, struct sdt_elf *e, int *fd)
 		pc_err("%s: %s", path, pc_file_strerror(*fd));
 		return *fd;
 	}
-	if ((uint64_t)e->st.st_size > SDT_MAX_ELF) {
-		pc_err("%s: larger than %llu GiB, not read", path, SDT_MAX_ELF >> 30);
-		return -EFBIG;
-	}
-	e->elf = elf_begin(*fd, ELF_C_READ, NULL);
-	if (!e->elf || elf_kind(e->elf) != ELF_K_ELF || !gelf_getehdr(e->elf, &e->eh)) {
-		pc_err("%s: not an ELF file%s%s", path, e->elf ? "" : ": ",
-		       e->elf ? "" : elf_errmsg(-1));
-		return -ENOEXEC;
-	}
-	e->is64 = gelf_getclass(e->elf) == ELFCLASS64;
-	e->be = e->eh.e_ident[EI_DATA] == ELFDATA2MSB;
-	return check_ident(e) ?: check_tables(e);
+	return elf_attach(e, *fd);
 }
 
 /* Whatever was read from a file that changed meanwhile cannot be trusted. */
@@ -287,6 +295,27 @@ int pc_read_build_id(const char *path, char hex[41])
 	if (ret != -ENOMEM && check_unchanged(&e, fd))
 		ret = -EAGAIN;
 	elf_close(&e, fd);
+	return ret;
+}
+
+int pc_read_build_id_fd(int fd, const char *name, char hex[41])
+{
+	struct sdt_elf e;
+	int ret;
+
+	memset(&e, 0, sizeof(e));
+	e.path = name;
+	hex[0] = '\0';
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -EIO;
+	if (fstat(fd, &e.st))
+		return -errno;
+	ret = elf_attach(&e, fd);
+	if (!ret)
+		ret = read_build_id(&e, hex);
+	if (ret != -ENOMEM && check_unchanged(&e, fd))
+		ret = -EAGAIN;
+	elf_close(&e, -1);	/* the caller's descriptor stays open */
 	return ret;
 }
 

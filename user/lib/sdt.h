@@ -57,5 +57,11 @@ void pc_sdt_free(struct pc_sdt_file *f);
 
 /* Read only the GNU build-id of @path as hex into @hex (41 bytes). 0 or -errno. */
 int pc_read_build_id(const char *path, char hex[41]);
+/*
+ * The same through @fd, a regular file the caller opened and keeps (e.g.
+ * /proc/PID/map_files/START-END), @name in messages. 0, -ENOENT (no
+ * build-id note), or -errno.
+ */
+int pc_read_build_id_fd(int fd, const char *name, char hex[41]);
 
 #endif /* _PC_SDT_H */
