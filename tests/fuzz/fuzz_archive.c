@@ -20,6 +20,7 @@ int pc_verbose;
 const char *pc_prog = "fuzz_archive";
 void pc_err(const char *fmt, ...) { (void)fmt; }
 void pc_warn(const char *fmt, ...) { (void)fmt; }
+void pc_debug(const char *fmt, ...) { (void)fmt; }
 void pc_info(const char *fmt, ...) { (void)fmt; }
 
 static char dir[64] = "/tmp/pc-fuzz-archive.XXXXXX";

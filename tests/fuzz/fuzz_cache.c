@@ -19,6 +19,7 @@ int pc_verbose;
 const char *pc_prog = "fuzz_cache";
 void pc_err(const char *fmt, ...) { (void)fmt; }
 void pc_warn(const char *fmt, ...) { (void)fmt; }
+void pc_debug(const char *fmt, ...) { (void)fmt; }
 void pc_info(const char *fmt, ...) { (void)fmt; }
 
 #define BID "abcdef0123456789"
