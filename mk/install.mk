@@ -1,6 +1,6 @@
 # install / uninstall / dkms-install, included by the top-level Makefile
 # (paths relative to the top directory). Variables it honours:
-#   PREFIX (/usr/local), DESTDIR, BINDIR, MANDIR, BASHCOMPDIR, INCLUDEDIR, SYSCONFDIR (/etc),
+#   PREFIX (/usr/local), DESTDIR, BINDIR, MANDIR, BASHCOMPDIR, INCLUDEDIR, DATADIR, SYSCONFDIR (/etc),
 #   UNITDIR (/lib/systemd/system), MODULE_KO and CLI (set by the Makefile),
 #   INSTALL_MODULE=1 to also copy MODULE_KO to /lib/modules/KVER/updates,
 #   DKMS (dkms), DKMS_ARGS (extra options, e.g. -k KVER).
@@ -9,6 +9,7 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 INCLUDEDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share/probecache
 SYSCONFDIR ?= /etc
 UNITDIR ?= /lib/systemd/system
 MODULE_KO ?= kmod/probecache.ko
@@ -27,12 +28,14 @@ $(CLI):
 
 install: $(CLI)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
-		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(INCLUDEDIR)/linux $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DATADIR) \
 		$(DESTDIR)$(SYSCONFDIR)/probecache/preload.d
 	$(INSTALL) -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/probecache-resolve
 	$(INSTALL) -m 0644 Documentation/probecache-resolve.1 $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 0644 completion/probecache-resolve $(DESTDIR)$(BASHCOMPDIR)/probecache-resolve
 	$(INSTALL) -m 0644 include/uapi/linux/probecache.h $(DESTDIR)$(INCLUDEDIR)/linux/
+	@# the shape of every --json document (outside doc/: dh_compress would gzip it)
+	$(INSTALL) -m 0644 Documentation/probecache-resolve.schema.json $(DESTDIR)$(DATADIR)/
 	sed 's|@BINDIR@|$(BINDIR)|g' systemd/probecache-preload.service \
 		> $(DESTDIR)$(UNITDIR)/probecache-preload.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/probecache-preload.service
@@ -51,10 +54,11 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man1/probecache-resolve.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/probecache-resolve \
 		$(DESTDIR)$(INCLUDEDIR)/linux/probecache.h \
+		$(DESTDIR)$(DATADIR)/probecache-resolve.schema.json \
 		$(DESTDIR)$(UNITDIR)/probecache-preload.service
 	if cmp -s etc/preload.conf $(DESTDIR)$(SYSCONFDIR)/probecache/preload.conf; then \
 		rm -f $(DESTDIR)$(SYSCONFDIR)/probecache/preload.conf; fi
-	-rmdir $(DESTDIR)$(SYSCONFDIR)/probecache/preload.d $(DESTDIR)$(SYSCONFDIR)/probecache \
+	-rmdir $(DESTDIR)$(SYSCONFDIR)/probecache/preload.d $(DESTDIR)$(SYSCONFDIR)/probecache $(DESTDIR)$(DATADIR) \
 		2>/dev/null
 	if [ -e $(DESTDIR)/lib/modules/$(KVER)/updates/probecache.ko ]; then \
 		rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/probecache.ko; \

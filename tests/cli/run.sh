@@ -18,6 +18,26 @@ make -s -C "$top/tests/fixtures" build/rs_sem build/rs_twin build/rs_ver_v1 buil
 FX=$top/tests/fixtures/build
 T=$(mktemp -d /tmp/pc-cli.XXXXXX)
 trap 'rm -rf "$T"' EXIT
+# Every --json output of the suite is kept (with its command line) and checked
+# against Documentation/probecache-resolve.schema.json at the end. The wrapper
+# hands LD_PRELOAD (tests/cli/fakemod.c) to the binary only, not to bash or cat.
+mkdir "$T/json"
+cat > "$T/pc-json" <<WRAP
+#!/bin/bash
+pre=\$LD_PRELOAD; unset LD_PRELOAD
+case " \$* " in
+*" --json "*|*" -j "*) ;;
+*) LD_PRELOAD=\$pre exec "$PC_BIN" "\$@" ;;
+esac
+out=\$(mktemp "$T/json/XXXXXX")
+printf '%s\\n' "probecache-resolve \$*" > "\$out.cmd"
+LD_PRELOAD=\$pre "$PC_BIN" "\$@" > "\$out"; r=\$?
+cat "\$out"
+[ -s "\$out" ] || rm -f "\$out" "\$out.cmd"
+exit \$r
+WRAP
+chmod +x "$T/pc-json"
+PC_BIN=$T/pc-json
 cc -Wall -Wextra -Werror -shared -fPIC -o "$T/fakemod.so" "$top/tests/cli/fakemod.c" -ldl ||
 	{ echo "Bail out! cannot build tests/cli/fakemod.c"; exit 1; }
 export PROBECACHE_DIR=$T/cache
@@ -89,6 +109,20 @@ assert set(p) >= {\"group\",\"event\",\"kernel_event\",\"offset\",\"ref_ctr\",\"
 check "list --available marks events, JSON valid" sh -c \
 	"'$PC_BIN' list --available | grep -q 'sdt_libstdcxx:throw .*\[SDT event\]' &&
 	 '$PC_BIN' list --available --json | python3 -m json.tool >/dev/null"
+# issue 30 point 8: one shape per entity. A cached probe is the same object in
+# list --json (under its binary) and list --json --available (flat), args a list
+check_eq "list --json and --available --json: the same probe object, same keys and values" "same" \
+	"$(python3 -c 'import json,sys
+a = json.load(open(sys.argv[1]))["binaries"][0]["probes"]
+b = json.load(open(sys.argv[2]))["events"]
+print("same" if a == b else "differ: %r / %r" % (a, b))' \
+	<(pc list --json sdt_libstdcxx:throw) <(pc list --json --available sdt_libstdcxx:throw) 2>&1)"
+check_eq "  args: a list of {name, location, type}" \
+	'[{"name": "arg1", "location": "%di", "type": "u64"}, {"name": "arg2", "location": "%si", "type": "u64"}]' \
+	"$(pc list --json sdt_libstdcxx:throw | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["binaries"][0]["probes"][0]["args"]))' 2>&1)"
+check_eq "  event is the cache's EVENT, kernel_event the name to type, path and build_id the binary's" \
+	"sdt_libstdcxx throw throw $real $(bid "$real")" \
+	"$(pc list --json --available sdt_libstdcxx:throw | python3 -c 'import json,sys; p=json.load(sys.stdin)["events"][0]; print(p["group"], p["event"], p["kernel_event"], p["path"], p["build_id"])' 2>&1)"
 check_eq "list of a pattern matching nothing exits 1" 1 "$(rc pc list 'nosuch:*')"
 check_eq "list --format=bogus is a usage error (2)" 2 "$(rc pc list --format=bogus)"
 
@@ -352,16 +386,17 @@ check_eq "disarm --keep-defined writes nocount GROUP:EVENT" "nocount sdt_libstdc
 json_probes() {
 	"$PC_BIN" status --json | python3 -c 'import json,sys
 for p in json.load(sys.stdin)["probes"]:
-	print("|".join(str(p[k]) for k in ("name","state","consumers","counting","hits","pid","unlinked","build_id","offset","ref_ctr_offset","path","args")))'
+	p["args"] = " ".join("%s=%s:%s" % (a["name"], a["location"], a["type"]) for a in p["args"])
+	print("|".join(str(p[k]) for k in ("name","state","consumers","counting","hits","pid","unlinked","build_id","offset","ref_ctr","path","args")))'
 }
 {
 	echo "$throw_line"
 	echo "g:e state=defined consumers=0 hits=18446744073709551615 counting=0 type=r pid=42 unlinked=1 build_id=00AB offset=0x10 ref_ctr_offset=0x4010 path=/x args="
 	echo "g:sp state=stale consumers=1 hits=0 counting=0 type=p pid=0 unlinked=0 build_id=ab offset=0x0 ref_ctr_offset=0x0 path=/y args=a=%di:s32  b=+8(%sp):u64 x=y= "
 } > "$lst"
-check_eq "listing: every field parsed; build-id lower-cased; empty args; args with spaces and '='" \
+check_eq "listing: every field parsed; build-id lower-cased; empty args; args with spaces and '=' (JSON: a list, u64 where no type)" \
 	"g:e|defined|0|False|18446744073709551615|42|True|00ab|16|16400|/x|
-g:sp|stale|1|False|0|0|False|ab|0|0|/y|a=%di:s32  b=+8(%sp):u64 x=y= 
+g:sp|stale|1|False|0|0|False|ab|0|0|/y|a=%di:s32 b=+8(%sp):u64 x=y=:u64
 sdt_libstdcxx:throw|armed|2|True|7|0|False|$(bid "$real")|692385|0|$real|arg1=%di:u64 arg2=%si:u64" \
 	"$(json_probes)"
 check_eq "  status --json counts the listed probes" 3 "$("$PC_BIN" status --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["probes"]))')"
@@ -413,6 +448,9 @@ export PROBECACHE_SYSFS=$T/nosysfs
 check "status without the module says it is not loaded" sh -c \
 	"'$PC_BIN' status 2>&1 | grep -q 'probecache.ko is not loaded'"
 check_eq "status without the module exits 1" 1 "$(rc pc status)"
+check_eq "status --json without the module: the exit status of text mode, JSON saying so, the reason on stderr" \
+	'1 {"loaded": false, "probes": []} yes' \
+	"$(pc status --json > "$T/st.out" 2> "$T/st.err"; echo -n "$? ")$(python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)))' < "$T/st.out" 2>&1) $(grep -q 'probecache.ko is not loaded' "$T/st.err" && echo yes)"
 check "arm without the module says so" sh -c \
 	"'$PC_BIN' arm 'sdt_libstdcxx:throw' 2>&1 | grep -q 'not loaded'"
 
@@ -686,7 +724,7 @@ check_eq "  sends add only, no count" "add" "$(cut -d' ' -f1 "$F/sys/control" | 
 tick_args=$(cut -d' ' -f5- "$F/sys/control")
 check "  the fake listing holds the record's args (spaces and '=')" grep -qx 'arg1=%[a-z]*:s32 arg2=%[a-z]*:s32' <<< "$(probe sdt_rs:tick args)"
 check_eq "  status reads them back whole from the listing" "$tick_args" \
-	"$(fk status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["probes"][0]["args"])')"
+	"$(fk status --json | python3 -c 'import json,sys; print(" ".join("%s=%s:%s" % (a["name"], a["location"], a["type"]) for a in json.load(sys.stdin)["probes"][0]["args"]))')"
 check_eq "define again: already defined, exit 0" "0 0 defined, 1 already defined, 0 skipped, 0 failed" \
 	"$(fkrc define sdt_rs:tick) $(tail -n 1 "$T/fk.out")"
 : > "$F/sys/control"
@@ -888,5 +926,14 @@ check_eq "list after clear is empty" "" "$(pc list)"
 check_eq "clear leaves an index without keys" "" "$(keys)"
 check "... and every bucket left keeps its shard" \
 	test -z "$(cd "$T/cache" && for d in ??; do [ -e "names/$d" ] || echo "$d"; done)"
+
+# ---- JSON schema ----
+schema=$top/Documentation/probecache-resolve.schema.json
+njson=$(ls "$T/json" | grep -vc '\.cmd$')
+check "the suite printed JSON of list, list --available and status ($njson documents)" sh -c \
+	"cat '$T'/json/*.cmd | grep -q ' list .*--json' && cat '$T'/json/*.cmd | grep -q ' list .*--available' &&
+	 cat '$T'/json/*.cmd | grep -q ' status .*--json'"
+check "every JSON output of the suite fits $(basename "$schema")" \
+	python3 "$top/tests/cli/schema_check.py" "$schema" $(ls "$T"/json/* | grep -v '\.cmd$')
 
 tap_done

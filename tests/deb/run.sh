@@ -88,7 +88,8 @@ usr/share/bash-completion/completions/probecache-resolve
 usr/share/doc/probecache-tools/changelog.Debian.gz
 usr/share/doc/probecache-tools/copyright
 usr/share/lintian/overrides/probecache-tools
-usr/share/man/man1/probecache-resolve.1.gz"
+usr/share/man/man1/probecache-resolve.1.gz
+usr/share/probecache/probecache-resolve.schema.json"
 check_eq "probecache-tools files" "$want" "$(files "$tools_deb")"
 dpkg-deb -x "$tools_deb" "$tmp/tools"
 dpkg-deb -e "$tools_deb" "$tmp/tools-ctl"

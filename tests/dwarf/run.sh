@@ -290,8 +290,9 @@ check_eq "debuginfod: definition equals the one from local debuginfo" \
 out=$("$CLI" add -x "$tmp/bin/app" 'fromdbgd=dw_work n' 2>&1)
 check_eq "debuginfod: add stores it, debuginfo from the debuginfod cache" \
 	"debuginfo $bid ($tmp/dcache/$bid/debuginfo)" "$(echo "$out" | grep '^debuginfo ')"
-check_eq "debuginfod: the cache entry records the debuginfo build-id" "\"debuginfo\":\"$bid\"" \
-	"$("$CLI" list --json | grep -o '"event":"fromdbgd"[^}]*' | grep -o '"debuginfo":"[0-9a-f]*"')"
+check_eq "debuginfod: the cache entry records the debuginfo build-id" "$bid" \
+	"$("$CLI" list --json --available | python3 -c 'import json,sys
+print(*[p["debuginfo"] for p in json.load(sys.stdin)["events"] if p["event"] == "fromdbgd"])')"
 kill "$dpid" 2>/dev/null
 wait "$dpid" 2>/dev/null
 dpid=

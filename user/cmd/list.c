@@ -179,6 +179,29 @@ static void json_kv(const char *key, const char *v, bool comma)
 		fputs("null", stdout);
 }
 
+static void json_args(const char *key, const char *args)
+{
+	printf(",\"%s\":", key);
+	pc_json_args(stdout, args);
+}
+
+/* What the module has of @e: defined (a trace event), armed (someone listens), its name. */
+static void json_kernel(const struct list_ctx *c, const struct pc_binary *b,
+			const struct pc_entry *e)
+{
+	const struct pc_kprobe *kp = pc_kprobes_find_entry(&c->armed, b, e);
+
+	printf(",\"defined\":%s,\"armed\":%s", kp ? "true" : "false",
+	       kp && !strcmp(kp->state, "armed") ? "true" : "false");
+	json_kv("state", kp ? kp->state : NULL, true);
+	json_kv("armed_as", kp ? kp->name : NULL, true);
+}
+
+/*
+ * One cached probe, the same object in list --json (under its binary) and
+ * list --json --available (flat): Documentation/probecache-resolve.schema.json,
+ * $defs/probe.
+ */
 static void json_entry(struct list_ctx *c, const struct pc_binary *b, const struct pc_entry *e)
 {
 	char ev[PROBECACHE_NAME_MAX + 1], *up = uprobe_line(c, b, e), *rec = checked_record(c, b, e);
@@ -192,13 +215,16 @@ static void json_entry(struct list_ctx *c, const struct pc_binary *b, const stru
 	json_kv("kernel_event", ev, true);
 	json_kv("spec", e->spec, true);
 	printf(",\"retprobe\":%s", e->retprobe ? "true" : "false");
+	json_kv("path", b->paths[0], true);
+	json_kv("build_id", b->build_id, true);
 	json_u64("offset", e->offset);
 	json_u64("ref_ctr", e->ref_ctr);
-	json_kv("args", e->args, true);
-	json_kv("uprobe_args", e->uprobe_args, true);
+	json_args("args", e->args);
+	json_args("uprobe_args", e->uprobe_args);
 	json_kv("debuginfo", e->debuginfo, true);
 	json_kv("uprobe", up, true);
 	json_kv("record", rec, true);
+	json_kernel(c, b, e);
 	putchar('}');
 	free(up);
 	free(rec);
@@ -295,23 +321,12 @@ static void available_entry(struct list_ctx *c, const struct pc_binary *b,
 	const struct pc_kprobe *kp = pc_kprobes_find_entry(&c->armed, b, e);
 	char name[2 * PROBECACHE_NAME_MAX + 2], kind[200];
 
-	snprintf(name, sizeof(name), "%s:%s", e->group, e->event);
 	c->shown++;
 	if (c->json) {
-		printf("%s{", c->first ? "" : ",");
-		c->first = false;
-		json_kv("event", name, false);
-		json_kv("kind", e->kind == PC_ENTRY_SDT ? "sdt" : "named", true);
-		json_kv("path", b->paths[0], true);
-		json_kv("build_id", b->build_id, true);
-		/* defined: a trace event in the module; armed: someone listens */
-		printf(",\"defined\":%s,\"armed\":%s", kp ? "true" : "false",
-		       kp && !strcmp(kp->state, "armed") ? "true" : "false");
-		json_kv("armed_as", kp ? kp->name : NULL, true);
-		json_kv("state", kp ? kp->state : NULL, true);
-		putchar('}');
+		json_entry(c, b, e);
 		return;
 	}
+	snprintf(name, sizeof(name), "%s:%s", e->group, e->event);
 	snprintf(kind, sizeof(kind), "%s event%s%s%s%s", e->kind == PC_ENTRY_SDT ? "SDT" : "Cached",
 		 kp ? ", " : "", kp ? kp->state : "", kp && strcmp(kp->name, name) ? " as " : "",
 		 kp && strcmp(kp->name, name) ? kp->name : "");
@@ -320,8 +335,11 @@ static void available_entry(struct list_ctx *c, const struct pc_binary *b,
 
 static void list_available(struct list_ctx *c)
 {
-	if (c->json)
-		printf("{\"events\":[");
+	if (c->json) {
+		printf("{\"cache_dir\":");
+		pc_json_str(stdout, pc_cache_dir());
+		printf(",\"events\":[");
+	}
 	c->first = true;
 	for (size_t i = 0; i < c->snap.n; i++) {
 		const struct pc_binary *b = c->snap.b[i];

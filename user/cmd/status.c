@@ -36,9 +36,11 @@ static void probe_json(const struct pc_kprobe *p, bool comma)
 	       p->counting ? "true" : "false", p->hits);
 	json_kv("path", p->path, true);
 	json_kv("build_id", p->build_id, true);
-	printf(",\"offset\":%" PRIu64 ",\"ref_ctr_offset\":%" PRIu64 ",\"pid\":%ld", p->offset,
+	/* offset, ref_ctr and args mean what they mean in list --json */
+	printf(",\"offset\":%" PRIu64 ",\"ref_ctr\":%" PRIu64 ",\"pid\":%ld", p->offset,
 	       p->ref_ctr, p->pid);
-	json_kv("args", p->args, true);
+	printf(",\"args\":");
+	pc_json_args(stdout, p->args);
 	printf(",\"unlinked\":%s", p->unlinked ? "true" : "false");
 	putchar('}');
 }

@@ -72,6 +72,12 @@ const char *pc_proc_dir(void);
 
 /* Minimal JSON string output (escapes per RFC 8259). */
 void pc_json_str(FILE *f, const char *s);
+/*
+ * Fetch args "NAME=FETCHARG[:TYPE] ..." (record or uprobe_events syntax) as
+ * a JSON list of {"name","location","type"}: name null if none was written,
+ * type "u64" (the default) if none. NULL or "" gives [].
+ */
+void pc_json_args(FILE *f, const char *args);
 
 /* A set of strings kept in insertion order (e.g. the probes one call armed). */
 struct pc_strset {

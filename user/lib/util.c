@@ -145,6 +145,61 @@ void pc_json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* JSON string of the @n bytes at @s. */
+static void json_strn(FILE *f, const char *s, size_t n)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)(n < sizeof(buf) ? n : sizeof(buf) - 1), s);
+	pc_json_str(f, buf);
+}
+
+/*
+ * One "NAME=FETCHARG[:TYPE]" as {"name","location","type"}. FETCHARG has no
+ * ':' in either syntax (record or uprobe_events), so the last one starts TYPE.
+ */
+static void json_arg(FILE *f, const char *a, size_t n)
+{
+	const char *eq = memchr(a, '=', n), *loc = eq ? eq + 1 : a, *colon = NULL;
+
+	for (const char *p = loc; p < a + n; p++)
+		if (*p == ':')
+			colon = p;
+	fputs("{\"name\":", f);
+	if (eq)
+		json_strn(f, a, eq - a);
+	else
+		fputs("null", f);
+	fputs(",\"location\":", f);
+	json_strn(f, loc, (colon ? colon : a + n) - loc);
+	fputs(",\"type\":", f);
+	if (colon)
+		json_strn(f, colon + 1, a + n - colon - 1);
+	else
+		fputs("\"u64\"", f);	/* the record syntax's default */
+	fputc('}', f);
+}
+
+void pc_json_args(FILE *f, const char *args)
+{
+	bool first = true;
+
+	fputc('[', f);
+	while (args && *args) {
+		size_t n;
+
+		args += strspn(args, " ");
+		n = strcspn(args, " ");
+		if (!n)
+			break;
+		fputs(first ? "" : ",", f);
+		first = false;
+		json_arg(f, args, n);
+		args += n;
+	}
+	fputc(']', f);
+}
+
 bool pc_strset_has(const struct pc_strset *s, const char *str)
 {
 	for (int i = 0; i < s->n; i++)
