@@ -539,7 +539,7 @@ check_eq "global options after the command: list -C DIR" "sdt_libstdcxx:throw" \
 check_eq "  and after its operands: list PATTERN --cache-dir DIR" "sdt_libstdcxx:throw" \
 	"$(PROBECACHE_DIR=/nonexistent "$PC_BIN" list --names sdt_libstdcxx:throw --cache-dir "$T/cache")"
 bad=""
-for c in scan list add del clear define arm disarm status gc load unload preload trace export import help; do
+for c in scan list add show del clear define arm disarm status gc load unload preload trace export import help; do
 	for o in -v -vv -q --verbose --quiet; do
 		"$PC_BIN" $c $o --help > /dev/null 2>&1 || bad+=" $c $o"
 	done
@@ -569,6 +569,73 @@ check_eq "trace PATTERN -- (no CMD): exit 2, says so" \
 check_eq "trace without the module: exit 1, loads nothing, names the command that would" \
 	"1 probecache-resolve: trace: $T/nosysfs/control: probecache.ko is not loaded; trace loads nothing: run 'probecache-resolve load' first" \
 	"$(pc trace sdt_libstdcxx:throw -- true > /dev/null 2> "$T/o.err"; echo $?) $(paste -sd'|' "$T/o.err")"
+
+# ---- show: discovery without the cache (issue 30, point 6) ----
+sc=$T/showcache	# show must not create, read or write any cache
+sh_() { PROBECACHE_DIR=$sc "$PC_BIN" show "$@"; }
+shrc() { sh_ "$@" > "$T/sh.out" 2> "$T/sh.err"; echo $?; }
+check_eq "show -F: dw_app's functions, one a line, sorted (perf probe -F)" \
+	"atoi dw_chain dw_pair dw_sq dw_sum dw_work main" "$(sh_ -x "$FX/dw_app" -F | xargs)"
+check_eq "  GLOB filters them" "dw_sq dw_sum" "$(sh_ -x "$FX/dw_app" -F 'dw_s*' | xargs)"
+check_eq "  every one is a FUNC add resolves" "" \
+	"$(for f in $(sh_ -x "$FX/dw_app" -F); do aw -D "$f" > /dev/null 2>&1 || echo -n "$f "; done)"
+check_eq "  --json: name, declaring file and line" "dw_work $top/tests/fixtures/dw_app.c 35" \
+	"$(sh_ -x "$FX/dw_app" -F dw_work --json | python3 -c 'import json,sys; f=json.load(sys.stdin)["functions"][0]; print(f["name"], f["file"], f["line"])' 2>&1)"
+check_eq "  a GLOB matching nothing: exit 1, naming the file" \
+	"1 probecache-resolve: $FX/dw_app: no function matches 'nosuch*'" "$(shrc -x "$FX/dw_app" -F 'nosuch*') $(cat "$T/sh.err")"
+check_eq "  a binary without debuginfo: exit 1, says where it looked" "1 yes" \
+	"$(shrc -x /usr/bin/true -F) $(grep -q '^probecache-resolve: /usr/bin/true: no debuginfo found (looked in the binary, .gnu_debuglink, /usr/lib/debug/.build-id' "$T/sh.err" && echo yes)"
+mkdir -p "$T/dbglink"
+objcopy --only-keep-debug "$FX/dw_app" "$T/dbglink/app.debug"
+objcopy --strip-debug --add-gnu-debuglink="$T/dbglink/app.debug" "$FX/dw_app" "$T/dbglink/app"
+check_eq "  debuginfo found as add finds it: a stripped copy through .gnu_debuglink" \
+	"$(sh_ -x "$FX/dw_app" -F | xargs)" "$(sh_ -x "$T/dbglink/app" -F 2>&1 | xargs)"
+check_eq "show -V dw_work: perf -V's listing, TYPE NAME and where it is" \
+	"Available variables at dw_work|	@<dw_work+0> (file offset 0x$(aw -D dw_work | sed -n 's/^p:[^ ]* [^:]*:0x\([0-9a-f]*\).*/\1/p'))|		s32    n                %di|		s64    scale            %si|		x64    label            %dx|		x64    it               %cx" \
+	"$(sh_ -x "$FX/dw_app" -V dw_work 2>&1 | paste -sd'|')"
+check_eq "  --json: the variables are what add fetches for \$vars there" \
+	"$(aw -D 'dw_work:7 $vars' | cut -d' ' -f3-)" \
+	"$(sh_ -x "$FX/dw_app" -V dw_work:7 --json | python3 -c 'import json,sys
+l=json.load(sys.stdin)["locations"][0]
+print(" ".join("%s=%s:%s" % (v["name"], v["location"], v["type"]) for v in l["variables"]))' 2>&1)"
+check_eq "  an inlined function: each instance at its caller" "dw_pair dw_pair" \
+	"$(sh_ -x "$FX/dw_app" -V dw_sq --json | python3 -c 'import json,sys; print(*[l["function"] for l in json.load(sys.stdin)["locations"]])' 2>&1)"
+check_eq "  a line without code: exit 1, says so as add does" \
+	"1 probecache-resolve: $FX/dw_app: dw_pair:3 is $top/tests/fixtures/dw_app.c:61, which has no code (no statement in the line table)" \
+	"$(shrc -x "$FX/dw_app" -V dw_pair:3) $(cat "$T/sh.err")"
+check_eq "  a point with arguments is a usage error" 2 "$(shrc -x "$FX/dw_app" -V 'dw_work n')"
+check_eq "show -L dw_work: perf -L's header, then the source with FUNC-relative numbers" \
+	"<dw_work@$top/tests/fixtures/dw_app.c:0>|      0  __attribute__((noinline)) long dw_work(int n, long scale, const char *label," \
+	"$(sh_ -x "$FX/dw_app" -L dw_work | head -n 2 | paste -sd'|')"
+lines=$(sh_ -x "$FX/dw_app" -L dw_work | sed -n 's/^ *\([0-9][0-9]*\)  .*/\1/p' | xargs)
+check_eq "  numbered: the lines with a statement of their own (-O2)" "0 7 8 9 10 13" "$lines"
+check_eq "  add accepts FUNC:N for each" "" \
+	"$(for n in $lines; do aw -D "dw_work:$n" > /dev/null 2>&1 || echo -n "$n "; done)"
+check_eq "  a line left unnumbered (the for, sharing the entry's address) add refuses" 1 \
+	"$(rc aw -D dw_work:6)"
+check_eq "  --json: line and abs_line" "0:35 7:42" \
+	"$(sh_ -x "$FX/dw_app" -L dw_work --json | python3 -c 'import json,sys; print(*["%d:%d" % (l["line"], l["abs_line"]) for l in json.load(sys.stdin)["lines"][:2]])' 2>&1)"
+check_eq "  no such function: exit 1, naming the file" \
+	"1 probecache-resolve: $FX/dw_app: no function nosuch in $FX/dw_app" "$(shrc -x "$FX/dw_app" -L nosuch) $(cat "$T/sh.err")"
+check_eq "show --sdt: bpftrace -l's usdt lines, once per PROVIDER:NAME" \
+	"usdt:$FX/rs_sem:rs:tick usdt:$FX/rs_sem:rs:always" "$(sh_ -x "$FX/rs_sem" --sdt | xargs)"
+check_eq "  GLOB on PROVIDER:NAME" "usdt:$FX/rs_sem:rs:always" "$(sh_ -x "$FX/rs_sem" -S 'rs:al*')"
+PROBECACHE_DIR=$T/showscan pc scan --no-define "$FX/rs_sem" > /dev/null
+check_eq "  --json: offset, semaphore and args as scan caches them" \
+	"$(PROBECACHE_DIR=$T/showscan pc list --json | python3 -c 'import json,sys
+for b in json.load(sys.stdin)["binaries"]:
+	for p in b["probes"]:
+		print(p["spec"], p["offset"], p["ref_ctr"], p["args"])' 2>&1)" \
+	"$(sh_ -x "$FX/rs_sem" --sdt --json | python3 -c 'import json,sys
+for p in json.load(sys.stdin)["probes"]:
+	print("%s:%s" % (p["provider"], p["name"]), p["offset"], p["ref_ctr"], p["args"])' 2>&1)"
+check_eq "  a binary without SDT notes: exit 1, naming it" \
+	"1 probecache-resolve: $FX/dw_app: no SDT probe (no .note.stapsdt)" "$(shrc -x "$FX/dw_app" --sdt) $(cat "$T/sh.err")"
+check_eq "  a missing binary: exit 1, naming it" "1 probecache-resolve: $T/nosuch: No such file or directory" \
+	"$(shrc -x "$T/nosuch" --sdt) $(cat "$T/sh.err")"
+check "show wrote no cache" test ! -e "$sc"
+check_eq "show: usage errors exit 2 (no mode, two modes, no -x, a GLOB after -L)" "2 2 2 2" \
+	"$(shrc -x "$FX/dw_app") $(shrc -x "$FX/dw_app" -F -L dw_work) $(shrc -F) $(shrc -x "$FX/dw_app" -L dw_work dw_pair)"
 
 # ---- bash completion (issue 30, point 10) ----
 mkdir -p "$T/bin" && ln -sf "$PC_BIN" "$T/bin/probecache-resolve"
@@ -603,6 +670,8 @@ check_eq "  a name's prefix" "sdt_libstdcxx:throw" "$(comp 'probecache-resolve d
 check_eq "  from the cache given with -C" "" "$(comp "probecache-resolve -C $T/empty-cache arm sdt_libstdcxx:th")"
 check_eq "  files for scan" "$T/tree/sub/nonotes $T/tree/sub/readme.txt" "$(comp "probecache-resolve scan $T/tree/sub/")"
 check_eq "  files for -x" "$FX/rs_ver_v1 $FX/rs_ver_v2" "$(comp "probecache-resolve add -x $FX/rs_ver_v")"
+check_eq "  show -L: the functions of -x BIN" "dw_sq dw_sum" "$(comp "probecache-resolve show -x $FX/dw_app -L dw_s")"
+check_eq "  show's options, from its help" "--sdt" "$(comp 'probecache-resolve show --sd')"
 check_eq "  trace -- CMD: commands" "true" "$(comp 'probecache-resolve trace sdt_libstdcxx:throw -- tru' | tr ' ' '\n' | grep -x true | sort -u)"
 
 # ---- the man page's examples (.EX blocks), issue 30 ----
@@ -648,7 +717,8 @@ ex_line() {
 	set -- $cmd
 	case "$1 ${2:-}" in
 	"probecache-resolve "scan | "probecache-resolve "list | "probecache-resolve "export | \
-	"probecache-resolve "import | "probecache-resolve "del | "probecache-resolve "gc)
+	"probecache-resolve "import | "probecache-resolve "del | "probecache-resolve "gc | \
+	"probecache-resolve "show)
 		check_eq "man example: $cmd" 0 "$(exrun "$cmd" > "$T/ex.out" 2>&1; echo $?)"
 		ran=$((ran + 1)) ;;
 	"probecache-resolve "*)
@@ -916,7 +986,7 @@ fk disarm -q 'sdt_rs:*'
 export PROBECACHE_DIR=$T/cache
 
 # ---- help, clear ----
-for c in scan list del clear define arm disarm status gc trace preload; do
+for c in scan list show del clear define arm disarm status gc trace preload; do
 	check "help $c prints its usage" sh -c "'$PC_BIN' help $c | grep -q '^usage: probecache-resolve $c'"
 done
 out=$(pc clear)
@@ -930,9 +1000,10 @@ check "... and every bucket left keeps its shard" \
 # ---- JSON schema ----
 schema=$top/Documentation/probecache-resolve.schema.json
 njson=$(ls "$T/json" | grep -vc '\.cmd$')
-check "the suite printed JSON of list, list --available and status ($njson documents)" sh -c \
-	"cat '$T'/json/*.cmd | grep -q ' list .*--json' && cat '$T'/json/*.cmd | grep -q ' list .*--available' &&
-	 cat '$T'/json/*.cmd | grep -q ' status .*--json'"
+check "the suite printed JSON of list, list --available, status and show -F, -V, -L, --sdt ($njson documents)" sh -c \
+	"cd '$T'/json && grep -q ' list .*--json' *.cmd && grep -q ' list .*--available' *.cmd &&
+	 grep -q ' status .*--json' *.cmd && grep -q ' show .* -F .*--json' *.cmd && grep -q ' show .* -V .*--json' *.cmd &&
+	 grep -q ' show .* -L .*--json' *.cmd && grep -q ' show .* --sdt .*--json' *.cmd"
 check "every JSON output of the suite fits $(basename "$schema")" \
 	python3 "$top/tests/cli/schema_check.py" "$schema" $(ls "$T"/json/* | grep -v '\.cmd$')
 

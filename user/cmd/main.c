@@ -21,6 +21,8 @@ static const struct pc_cmd commands[] = {
 	  "list cached probes" },
 	{ "add", cmd_add, "add -x BIN [-a DEF]... [-D DEF]... [--force] [--arm] [--no-define] [--from FILE] [DEF WORDS...]",
 	  "resolve a probe point with debuginfo and cache it under a name" },
+	{ "show", cmd_show, "show -x BIN -F [GLOB] | -V POINT | -L FUNC | --sdt [GLOB] [--json]",
+	  "functions, variables at a point, lines, SDT probes of a binary (cache untouched)" },
 	{ "del", cmd_del, "del PATTERN...", "delete cached probes" },
 	{ "clear", cmd_clear, "clear", "delete the whole cache" },
 	{ "define", cmd_define, "define [-p PID] [-q] PATTERN...",

@@ -21,6 +21,8 @@ struct pc_dw_loc {
 	char event[128];	/* as perf names it (not made unique) */
 	bool retprobe;
 	uint64_t addr;		/* DWARF (link-time) address */
+	char func[128];		/* the function the address is in (for show -V) */
+	uint64_t func_off;	/* addr - that function's entry */
 	uint64_t offset;	/* file offset of the probed instruction */
 	char *uprobe_args;	/* " a=%di:s32 ..." (leading blank per arg), may be "" */
 	char *rec_args;		/* "a=%di:s32 ..." record syntax, may be "" */
@@ -58,5 +60,36 @@ int pc_dw_open(const char *binary, struct pc_dw_file **f);
 int pc_dw_resolve_in(struct pc_dw_file *f, const struct pc_probe_desc *pd, bool force,
 		     struct pc_dw_result *res);
 void pc_dw_close(struct pc_dw_file *f);
+
+/*
+ * Discovery (show -F, -L), against an opened file. pc_dw_functions: the
+ * functions defined with code or inlined (what FUNC of a definition can
+ * name) whose name matches @glob (NULL: all), sorted by name, one per name
+ * and declaration; free(*out) only (the strings are the file's, valid
+ * until pc_dw_close). pc_dw_func_lines: the lines of @func's own file with
+ * a statement inside it (where FUNC:RLN or SRC:LINE can go), sorted; the
+ * first CU's definition as a plain FUNC probe would search it. 0 or -errno
+ * (reported, naming the binary).
+ */
+struct pc_dw_func {
+	const char *name;
+	const char *file;	/* declaration, NULL if unknown */
+	int line;
+};
+int pc_dw_functions(struct pc_dw_file *f, const char *glob, struct pc_dw_func **out,
+		    size_t *n);
+
+struct pc_dw_lines {
+	char func[128];
+	char file[PATH_MAX];	/* the declaration's file, as DWARF names it */
+	int decl_line;		/* line 0 of FUNC:RLN */
+	size_t n;
+	int *line;		/* absolute line numbers */
+};
+int pc_dw_func_lines(struct pc_dw_file *f, const char *func, struct pc_dw_lines *out);
+void pc_dw_lines_free(struct pc_dw_lines *l);
+
+/* Path, build-id and debuginfo of an opened file (res fields of a result). */
+const struct pc_dw_result *pc_dw_file_meta(const struct pc_dw_file *f);
 
 #endif /* _PC_DWARF_H */

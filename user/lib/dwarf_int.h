@@ -120,6 +120,8 @@ int build_args(struct dw_ctx *c, Dwarf_Die *sc, Dwarf_Die *sp, Dwarf_Addr addr,
 typedef int (*line_fn)(struct dw_ctx *c, const char *fname, int lineno, Dwarf_Addr addr);
 int walk_lines(struct dw_ctx *c, Dwarf_Die *rt, line_fn fn);
 int dw_line_cb(struct dw_ctx *c, const char *fname, int lineno, Dwarf_Addr addr);
+/* False if the statement at @addr is really another line's (perf refuses @lineno there). */
+bool dw_line_own(struct dw_ctx *c, const char *fname, int lineno, Dwarf_Addr addr);
 int find_lazy(struct dw_ctx *c, Dwarf_Die *rt);
 
 /* dwarf_index.c: the function index */

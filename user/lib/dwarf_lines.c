@@ -229,25 +229,44 @@ static Dwarf_Line *stmt_line_at(Dwarf_Die *cu, Dwarf_Addr addr)
 	return NULL;
 }
 
+/* The line @addr really belongs to, in *@rf:*@rl (NULL/0 if none known). */
+static void line_owner(struct dw_ctx *c, Dwarf_Addr addr, const char **rf, int *rl)
+{
+	Dwarf_Die fn;
+	Dwarf_Addr fa;
+
+	*rf = NULL;
+	*rl = 0;
+	if (find_realfunc(&c->cu, addr, &fn) && !die_entrypc(&fn, &fa) && fa == addr) {
+		*rf = dwarf_decl_file(&fn);
+		dwarf_decl_line(&fn, rl);
+	} else {
+		Dwarf_Line *l = stmt_line_at(&c->cu, addr);
+
+		if (l && !dwarf_lineno(l, rl))
+			*rf = dwarf_linesrc(l, NULL, NULL);
+	}
+}
+
+bool dw_line_own(struct dw_ctx *c, const char *fname, int lineno, Dwarf_Addr addr)
+{
+	const char *rf;
+	int rl;
+
+	line_owner(c, addr, &rf, &rl);
+	return !rf || !rl || strcmp(fname, rf) || lineno == rl;
+}
+
 /* perf refuses a line whose address really belongs to another line. */
 static int check_line(struct dw_ctx *c, const char *fname, int lineno, Dwarf_Addr addr)
 {
 	Dwarf_Die fn;
-	Dwarf_Addr fa;
-	const char *rf = NULL;
-	int rl = 0, decl;
+	const char *rf;
+	int rl, decl;
 
-	if (find_realfunc(&c->cu, addr, &fn) && !die_entrypc(&fn, &fa) && fa == addr) {
-		rf = dwarf_decl_file(&fn);
-		dwarf_decl_line(&fn, &rl);
-	} else {
-		Dwarf_Line *l = stmt_line_at(&c->cu, addr);
-
-		if (l && !dwarf_lineno(l, &rl))
-			rf = dwarf_linesrc(l, NULL, NULL);
-	}
-	if (!rf || !rl || strcmp(fname, rf) || lineno == rl)
+	if (dw_line_own(c, fname, lineno, addr))
 		return 0;
+	line_owner(c, addr, &rf, &rl);
 	if (c->pd->function && best_scope(c, addr, &fn) && dw_match_name(&fn, c->pd->function) &&
 	    !dwarf_decl_line(&fn, &decl))
 		pc_err("%s: line %d shares its address with line %d; probe %s:%d instead",

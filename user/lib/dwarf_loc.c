@@ -139,6 +139,8 @@ int add_location(struct dw_ctx *c, Dwarf_Die *sc, Dwarf_Addr addr)
 	l->retprobe = c->pd->retprobe;
 	l->addr = addr;
 	l->offset = off;
+	snprintf(l->func, sizeof(l->func), "%s", dwarf_diename(&sp) ?: "");
+	l->func_off = die_entrypc(&sp, &entry) ? 0 : addr - entry;
 	l->ndropped = dropped;
 	l->uprobe_args = strdup(b.up);
 	l->rec_args = strdup(b.rec);

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Discovery (show -F, -L; dwarf.h): the functions a probe can name and the
+ * lines of one function a probe can go on, from the same DWARF and the same
+ * rules as the resolver (is_func_def, dw_match_name, walk_lines), so that
+ * what is shown is what `add` accepts. -V needs no code here: it resolves
+ * "POINT $vars" like add does.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+
+#include "dwarf_int.h"
+#include "pc.h"
+
+struct fn_walk {
+	const char *glob;
+	struct pc_dw_func *v;
+	size_t n, cap;
+	int err;
+};
+
+static int fn_push(struct fn_walk *w, Dwarf_Die *sp)
+{
+	struct pc_dw_func *f;
+	int line = 0;
+
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 256;
+
+		f = realloc(w->v, cap * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		w->v = f;
+		w->cap = cap;
+	}
+	f = &w->v[w->n++];
+	dwarf_decl_line(sp, &line);
+	/* both strings live in libdw's sections, as long as the pc_dw_file */
+	f->name = dwarf_diename(sp);
+	f->file = dwarf_decl_file(sp);
+	f->line = line;
+	return 0;
+}
+
+static int fn_cb(Dwarf_Die *sp, void *data)
+{
+	struct fn_walk *w = data;
+
+	if (!is_func_def(sp) || !dwarf_diename(sp) || !pc_glob_match(dwarf_diename(sp), w->glob))
+		return DWARF_CB_OK;
+	w->err = fn_push(w, sp);
+	return w->err ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+static int fn_cmp(const void *a, const void *b)
+{
+	const struct pc_dw_func *x = a, *y = b;
+
+	return strcmp(x->name, y->name) ?: strcmp(x->file ?: "", y->file ?: "") ?: x->line - y->line;
+}
+
+/* Sorted, one entry per name and declaration (a static inline is in many CUs). */
+static size_t fn_uniq(struct pc_dw_func *v, size_t n)
+{
+	size_t k = 0;
+
+	qsort(v, n, sizeof(*v), fn_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!k || fn_cmp(&v[k - 1], &v[i]))
+			v[k++] = v[i];
+	return k;
+}
+
+int pc_dw_functions(struct pc_dw_file *f, const char *glob, struct pc_dw_func **out,
+		    size_t *n)
+{
+	struct fn_walk w = { .glob = glob ?: "*" };
+	Dwarf_Off off = 0, next;
+	Dwarf_Die cu;
+	size_t hl;
+
+	while (!w.err && dwarf_nextcu(f->base.dw, off, &next, &hl, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(f->base.dw, off + hl, &cu))
+			dwarf_getfuncs(&cu, fn_cb, &w, 0);
+		off = next;
+	}
+	if (w.err) {
+		free(w.v);
+		return w.err;
+	}
+	*out = w.v;
+	*n = w.v ? fn_uniq(w.v, w.n) : 0;
+	return 0;
+}
+
+/* ---- -L ---- */
+
+struct line_find {
+	const char *name;
+	Dwarf_Die *sp;
+	bool found;
+};
+
+static int line_find_cb(Dwarf_Die *sp, void *data)
+{
+	struct line_find *lf = data;
+
+	if (!is_func_def(sp) || !dw_match_name(sp, lf->name))
+		return DWARF_CB_OK;
+	*lf->sp = *sp;
+	lf->found = true;
+	return DWARF_CB_ABORT;
+}
+
+/* The first CU defining @name (the one a plain FUNC:RLN probes first, as perf). */
+static bool find_func(struct dw_ctx *c, const char *name, Dwarf_Die *sp)
+{
+	struct line_find lf = { name, sp, false };
+	Dwarf_Off off = 0, next;
+	size_t hl;
+
+	while (!lf.found && dwarf_nextcu(c->dw, off, &next, &hl, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(c->dw, off + hl, &c->cu))
+			dwarf_getfuncs(&c->cu, line_find_cb, &lf, 0);
+		off = next;
+	}
+	return lf.found;
+}
+
+/* A line walk's context and where its lines go (line_keep gets the context). */
+struct line_walk {
+	struct dw_ctx c;
+	struct pc_dw_lines *out;
+	struct pc_dw_lines bad;	/* lines with a statement that is another line's */
+};
+
+static bool has_line(const struct pc_dw_lines *l, int lineno)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->line[i] == lineno)
+			return true;
+	return false;
+}
+
+static int push_line(struct pc_dw_lines *l, int lineno)
+{
+	int *v;
+
+	if (has_line(l, lineno))
+		return 0;
+	v = realloc(l->line, (l->n + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	l->line = v;
+	l->line[l->n++] = lineno;
+	return 0;
+}
+
+/*
+ * walk_lines() callback: the lines of the function's own file. A line one of
+ * whose statements is another line's is refused by FUNC:RLN (check_line), so
+ * it is left out however many good statements it has.
+ */
+static int line_keep(struct dw_ctx *c, const char *fname, int lineno, Dwarf_Addr addr)
+{
+	struct line_walk *w = (struct line_walk *)c;	/* c is its first member */
+
+	if (!fname || dw_tailcmp(fname, w->out->file) || lineno < w->out->decl_line)
+		return 0;
+	if (!dw_line_own(c, fname, lineno, addr))
+		return push_line(&w->bad, lineno);
+	return push_line(w->out, lineno);
+}
+
+/* Drop the bad lines from @l. */
+static void drop_bad(struct pc_dw_lines *l, const struct pc_dw_lines *bad)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (!has_line(bad, l->line[i]))
+			l->line[k++] = l->line[i];
+	l->n = k;
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+int pc_dw_func_lines(struct pc_dw_file *f, const char *func, struct pc_dw_lines *out)
+{
+	struct line_walk w = { .c = f->base, .out = out };
+	Dwarf_Die sp;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!find_func(&w.c, func, &sp)) {
+		pc_err("%s: no function %s in %s", f->meta.path, func, f->meta.debuginfo_path);
+		return -ENOENT;
+	}
+	snprintf(out->func, sizeof(out->func), "%s", dwarf_diename(&sp));
+	snprintf(out->file, sizeof(out->file), "%s", dwarf_decl_file(&sp) ?: "");
+	dwarf_decl_line(&sp, &out->decl_line);
+	ret = walk_lines(&w.c, &sp, line_keep);
+	drop_bad(out, &w.bad);
+	pc_dw_lines_free(&w.bad);
+	if (ret) {
+		pc_dw_lines_free(out);
+		return ret;
+	}
+	qsort(out->line, out->n, sizeof(*out->line), int_cmp);
+	return 0;
+}
+
+void pc_dw_lines_free(struct pc_dw_lines *l)
+{
+	free(l->line);
+	l->line = NULL;
+	l->n = 0;
+}
+
+const struct pc_dw_result *pc_dw_file_meta(const struct pc_dw_file *f)
+{
+	return &f->meta;
+}
