@@ -119,6 +119,10 @@ assert set(s) >= {"build_id", "dev", "ino", "path", "deleted", "found", "via_pid
 		  "error", "pids"}, s.keys()
 assert all(x["build_id"] == sys.argv[2] for x in d["sites"])
 ' "$json" "$B"
+echo "$json" > "$T/sites.json"
+echo "probecache-resolve sites --json $B" > "$T/sites.json.cmd"
+check "  --json fits Documentation/probecache-resolve.schema.json" \
+	python3 "$top/tests/cli/schema_check.py" "$top/Documentation/probecache-resolve.schema.json" "$T/sites.json"
 check "  one build-id read per inode, never more" python3 -c '
 import json, sys
 d = json.loads(sys.argv[1])["stats"]
