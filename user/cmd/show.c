@@ -409,7 +409,7 @@ static int show_check(int argc, char **argv, struct show_opts *o)
 static int show_dwarf(const struct show_opts *o)
 {
 	struct pc_dw_file *f;
-	int ret = pc_dw_open(o->bin, &f);
+	int ret = pc_dw_open_readonly(o->bin, &f);	/* discovery writes no cache */
 
 	if (ret)
 		return ret;	/* said, naming the file */

@@ -69,6 +69,19 @@ static bool sym_name_is(const char *sym, const char *name)
 	return !strncmp(sym, name, n) && (sym[n] == '\0' || sym[n] == '@');
 }
 
+bool dw_sym_func(struct dw_ctx *c, GElf_Addr addr, Dwarf_Die *sp)
+{
+	struct defn_search ds = { .mem = sp };
+	GElf_Addr cubias;
+	Dwarf_Die *cu = dwfl_module_addrdie(c->mod, addr, &cubias);
+
+	if (!cu)
+		return false;
+	c->cu = *cu;
+	ds.addr = addr - cubias;
+	return dwarf_getfuncs(&c->cu, defn_cb, &ds, 0) > 0;
+}
+
 /*
  * No DWARF function of that name: it may be an ELF alias (malloc ->
  * __libc_malloc). Find the symbol and the DWARF function starting there.
@@ -78,10 +91,9 @@ static int find_by_symbol(struct dw_ctx *c)
 	int nsym = dwfl_module_getsymtab(c->mod);
 
 	for (int i = 1; i < nsym; i++) {
-		struct defn_search ds;
-		Dwarf_Die sp, *cu;
+		Dwarf_Die sp;
 		GElf_Sym sym;
-		GElf_Addr addr, cubias;
+		GElf_Addr addr;
 		const char *name = dwfl_module_getsym_info(c->mod, i, &sym, &addr, NULL, NULL,
 							   NULL);
 
@@ -92,15 +104,7 @@ static int find_by_symbol(struct dw_ctx *c)
 			       "probe the implementation it selects", c->bin, name);
 			return -EINVAL;
 		}
-		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC)
-			continue;
-		cu = dwfl_module_addrdie(c->mod, addr, &cubias);
-		if (!cu)
-			continue;
-		c->cu = *cu;
-		ds.addr = addr - cubias;
-		ds.mem = &sp;
-		if (dwarf_getfuncs(&c->cu, defn_cb, &ds, 0) <= 0)
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || !dw_sym_func(c, addr, &sp))
 			continue;
 		pc_info("%s: %s is an ELF alias of %s", c->bin, name, dwarf_diename(&sp));
 		c->found = true;
@@ -227,7 +231,7 @@ static int dw_open(struct dw_ctx *c, const char *bin)
 	if (debug_f || !separate)
 		snprintf(c->res->debuginfo_path, sizeof(c->res->debuginfo_path), "%s",
 			 debug_f ? debug_f : main_f ? main_f : bin);
-	if (separate)	/* the next resolve maps it uncompressed */
+	if (separate && !c->readonly)	/* the next resolve maps it uncompressed */
 		c->copy = pc_debugcache_note(c->res->debuginfo_path, c->res->build_id,
 					     dwarf_getelf(c->dw));
 	len = dwelf_elf_gnu_build_id(dwarf_getelf(c->dw), &dbid);
@@ -287,7 +291,7 @@ void pc_dw_close(struct pc_dw_file *f)
 	free(f);
 }
 
-int pc_dw_open(const char *binary, struct pc_dw_file **out)
+static int open_file(const char *binary, bool readonly, struct pc_dw_file **out)
 {
 	struct pc_dw_file *f = calloc(1, sizeof(*f));
 	int ret;
@@ -295,6 +299,7 @@ int pc_dw_open(const char *binary, struct pc_dw_file **out)
 	*out = NULL;
 	if (!f)
 		return -ENOMEM;
+	f->base.readonly = readonly;
 	ret = pc_canonical_path(binary, f->meta.path);
 	if (ret) {
 		pc_err("%s: %s", binary, strerror(-ret));
@@ -313,6 +318,16 @@ int pc_dw_open(const char *binary, struct pc_dw_file **out)
 fail:
 	pc_dw_close(f);
 	return ret;
+}
+
+int pc_dw_open(const char *binary, struct pc_dw_file **f)
+{
+	return open_file(binary, false, f);
+}
+
+int pc_dw_open_readonly(const char *binary, struct pc_dw_file **f)
+{
+	return open_file(binary, true, f);
 }
 
 static void report_none(struct dw_ctx *c, const struct pc_probe_desc *pd,

@@ -57,6 +57,8 @@ void pc_dw_result_free(struct pc_dw_result *res);
  */
 struct pc_dw_file;
 int pc_dw_open(const char *binary, struct pc_dw_file **f);
+/* The same, writing nothing into the cache directory (a copy there is still read). */
+int pc_dw_open_readonly(const char *binary, struct pc_dw_file **f);
 int pc_dw_resolve_in(struct pc_dw_file *f, const struct pc_probe_desc *pd, bool force,
 		     struct pc_dw_result *res);
 void pc_dw_close(struct pc_dw_file *f);

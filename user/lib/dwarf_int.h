@@ -52,6 +52,7 @@ struct dw_ctx {
 	struct pc_dw_result *res;
 	bool found;
 	bool copy;		/* the DWARF is (now) in our uncompressed copy (debuginfo.h) */
+	bool readonly;		/* write no copy or index into the cache directory (show) */
 	int err;		/* carried out of libdw iteration callbacks */
 };
 
@@ -101,6 +102,9 @@ int inline_at_cb(Dwarf_Die *d, void *data);
 Dwarf_Die *find_inline_at(Dwarf_Die *sp, Dwarf_Addr addr, Dwarf_Die *mem);
 Dwarf_Die *real_type(Dwarf_Die *d, Dwarf_Die *mem, bool skip_typedef);
 int addr_to_off(Elf *elf, uint64_t addr, bool exec, uint64_t *off);	/* ELF */
+
+/* dwarf.c: the DWARF function defined at symbol address @addr (an ELF alias's), in c->cu */
+bool dw_sym_func(struct dw_ctx *c, GElf_Addr addr, Dwarf_Die *sp);
 
 /* dwarf_fetch.c: location expression -> fetch */
 extern const char *const x86_regs[16];

@@ -2,7 +2,8 @@
 /*
  * Discovery (show -F, -L; dwarf.h): the functions a probe can name and the
  * lines of one function a probe can go on, from the same DWARF and the same
- * rules as the resolver (is_func_def, dw_match_name, walk_lines), so that
+ * rules as the resolver (is_func_def, dw_sym_func, dw_match_name,
+ * walk_lines), so that
  * what is shown is what `add` accepts. -V needs no code here: it resolves
  * "POINT $vars" like add does.
  */
@@ -13,6 +14,7 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <gelf.h>
 
 #include "dwarf_int.h"
 #include "pc.h"
@@ -76,6 +78,41 @@ static size_t fn_uniq(struct pc_dw_func *v, size_t n)
 	return k;
 }
 
+static int name_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct pc_dw_func *)elem)->name);
+}
+
+/*
+ * ELF aliases add resolves too (malloc is __libc_malloc's): a function
+ * symbol of another name where a DWARF function starts. Versioned names
+ * (malloc@@GLIBC_2.2.5) are left out: the plain one is in .symtab, and the
+ * version is no part of a probe definition.
+ */
+static int add_aliases(struct pc_dw_file *f, struct fn_walk *w)
+{
+	struct dw_ctx c = f->base;
+	size_t ndw = w->n;
+	int nsym = dwfl_module_getsymtab(c.mod);
+
+	for (int i = 1; i < nsym && !w->err; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		Dwarf_Die sp;
+		const char *name = dwfl_module_getsym_info(c.mod, i, &sym, &addr, NULL, NULL, NULL);
+
+		if (!name || strchr(name, '@') || !sym.st_value ||
+		    GELF_ST_TYPE(sym.st_info) != STT_FUNC || !pc_glob_match(name, w->glob) ||
+		    bsearch(name, w->v, ndw, sizeof(*w->v), name_cmp) ||
+		    !dw_sym_func(&c, addr, &sp))
+			continue;
+		w->err = fn_push(w, &sp);
+		if (!w->err)
+			w->v[w->n - 1].name = name;	/* in the symbol table, as long as the file */
+	}
+	return w->err;
+}
+
 int pc_dw_functions(struct pc_dw_file *f, const char *glob, struct pc_dw_func **out,
 		    size_t *n)
 {
@@ -89,6 +126,9 @@ int pc_dw_functions(struct pc_dw_file *f, const char *glob, struct pc_dw_func **
 			dwarf_getfuncs(&cu, fn_cb, &w, 0);
 		off = next;
 	}
+	w.n = w.v ? fn_uniq(w.v, w.n) : 0;	/* sorted: add_aliases looks names up */
+	if (!w.err)
+		add_aliases(f, &w);
 	if (w.err) {
 		free(w.v);
 		return w.err;
@@ -117,6 +157,23 @@ static int line_find_cb(Dwarf_Die *sp, void *data)
 	return DWARF_CB_ABORT;
 }
 
+/* The function an ELF alias @name names (qsort_r: __qsort_r), as add finds it. */
+static bool find_alias(struct dw_ctx *c, const char *name, Dwarf_Die *sp)
+{
+	int nsym = dwfl_module_getsymtab(c->mod);
+
+	for (int i = 1; i < nsym; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *s = dwfl_module_getsym_info(c->mod, i, &sym, &addr, NULL, NULL, NULL);
+
+		if (s && !strcmp(s, name) && sym.st_value && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
+		    dw_sym_func(c, addr, sp))
+			return true;
+	}
+	return false;
+}
+
 /* The first CU defining @name (the one a plain FUNC:RLN probes first, as perf). */
 static bool find_func(struct dw_ctx *c, const char *name, Dwarf_Die *sp)
 {
@@ -129,7 +186,7 @@ static bool find_func(struct dw_ctx *c, const char *name, Dwarf_Die *sp)
 			dwarf_getfuncs(&c->cu, line_find_cb, &lf, 0);
 		off = next;
 	}
-	return lf.found;
+	return lf.found || find_alias(c, name, sp);
 }
 
 /* A line walk's context and where its lines go (line_keep gets the context). */
