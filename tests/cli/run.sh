@@ -614,6 +614,9 @@ check_eq "  an inlined function: each instance at its caller" "dw_pair dw_pair" 
 check_eq "  a line without code: exit 1, says so as add does" \
 	"1 probecache-resolve: $FX/dw_app: dw_pair:3 is $top/tests/fixtures/dw_app.c:61, which has no code (no statement in the line table)" \
 	"$(shrc -x "$FX/dw_app" -V dw_pair:3) $(cat "$T/sh.err")"
+check_eq "  FUNC%return: the return value, the one thing a return probe fetches" \
+	"0 \$retval:u64" "$(shrc -x "$FX/dw_app" -V 'dw_work%return' --json) $(python3 -c 'import json,sys
+print(*["%s:%s" % (v["location"], v["type"]) for l in json.load(sys.stdin)["locations"] for v in l["variables"]])' < "$T/sh.out" 2>&1)"
 check_eq "  a point with arguments is a usage error" 2 "$(shrc -x "$FX/dw_app" -V 'dw_work n')"
 check_eq "show -L dw_work: perf -L's header, then the source with FUNC-relative numbers" \
 	"<dw_work@$top/tests/fixtures/dw_app.c:0>|      0  __attribute__((noinline)) long dw_work(int n, long scale, const char *label," \

@@ -86,10 +86,14 @@ static int show_funcs(struct pc_dw_file *f, const struct show_opts *o)
 
 /* ---- -V ---- */
 
-/* "POINT $vars": perf -V shows what $vars would fetch there. */
+/*
+ * "POINT $vars": perf -V shows what $vars would fetch there; at a return
+ * probe, where no local is live, the one thing there is: $retval.
+ */
 static int vars_desc(const struct show_opts *o, struct pc_probe_desc *pd)
 {
 	char def[1024], err[256];
+	bool ret_probe;
 	int ret;
 
 	if (strpbrk(o->what, " \t") || strchr(o->what, '=')) {
@@ -97,11 +101,26 @@ static int vars_desc(const struct show_opts *o, struct pc_probe_desc *pd)
 		       "not '%s'", o->what);
 		return -EINVAL;
 	}
-	snprintf(def, sizeof(def), "%s $vars", o->what);
-	ret = pc_pp_parse(def, pd, err, sizeof(err));
+	ret = pc_pp_parse(o->what, pd, err, sizeof(err));
+	ret_probe = !ret && pd->retprobe;
+	if (!ret)
+		pc_pp_free(pd);
+	snprintf(def, sizeof(def), "%s %s", o->what, ret_probe ? "$retval" : "$vars");
+	if (!ret)
+		ret = pc_pp_parse(def, pd, err, sizeof(err));
 	if (ret)
 		pc_err("show: -V '%s': %s", o->what, err);
 	return ret;
+}
+
+/* One "NAME=FETCH[:TYPE]" of rec_args as perf -V's "TYPE NAME", then where it is. */
+static void var_text(const char *a, size_t n)
+{
+	const char *eq = memchr(a, '=', n), *loc = eq ? eq + 1 : a;
+	const char *ty = memrchr(loc, ':', a + n - loc), *end = ty ?: a + n;
+
+	printf("\t\t%-6.*s %-16.*s %.*s\n", ty ? (int)(a + n - ty - 1) : 3, ty ? ty + 1 : "u64",
+	       eq ? (int)(eq - a) : 1, eq ? a : "-", (int)(end - loc), loc);
 }
 
 static void vars_loc(const struct pc_dw_loc *l, bool json, bool comma)
@@ -117,14 +136,10 @@ static void vars_loc(const struct pc_dw_loc *l, bool json, bool comma)
 	}
 	printf("\t@<%s+%" PRIu64 "> (file offset 0x%" PRIx64 ")\n", l->func, l->func_off,
 	       l->offset);
-	/* rec_args is "NAME=FETCH:TYPE ...": perf -V's "TYPE NAME", with where it is */
 	for (const char *a = l->rec_args; a && *a;) {
 		size_t n = strcspn(a, " ");
-		const char *eq = memchr(a, '=', n), *ty = eq ? memrchr(eq, ':', a + n - eq) : NULL;
 
-		if (eq && ty)
-			printf("\t\t%-6.*s %-16.*s %.*s\n", (int)(a + n - ty - 1), ty + 1,
-			       (int)(eq - a), a, (int)(ty - eq - 1), eq + 1);
+		var_text(a, n);
 		a += n + strspn(a + n, " ");
 	}
 }
