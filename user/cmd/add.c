@@ -325,15 +325,10 @@ static int add_def_push(struct add_batch *bt, const char *src, bool from_file,
 {
 	struct add_def *d;
 
-	if (bt->n == bt->cap) {
-		size_t cap = bt->cap ? 2 * bt->cap : 16;
-
-		d = realloc(bt->defs, cap * sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		bt->defs = d;
-		bt->cap = cap;
-	}
+	d = pc_grow(bt->defs, &bt->cap, bt->n, sizeof(*d), 16);
+	if (!d)
+		return -ENOMEM;
+	bt->defs = d;
 	d = &bt->defs[bt->n];
 	memset(d, 0, sizeof(*d));
 	d->src = src;

@@ -31,15 +31,11 @@ struct lines {
 
 static int lines_push(struct lines *l, char *s)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 1024;
-		char **v = realloc(l->v, cap * sizeof(*v));
+	char **v = pc_grow(l->v, &l->cap, l->n, sizeof(*v), 1024);
 
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (!v)
+		return -ENOMEM;
+	l->v = v;
 	l->v[l->n++] = s;
 	return 0;
 }
@@ -392,15 +388,10 @@ int pc_index_touch(const char *bid, const struct pc_binary *b)
 	touch_bucket(k);
 	if (ses.full[k])
 		return 0;
-	if (ses.nt == ses.capt) {
-		size_t cap = ses.capt ? 2 * ses.capt : 64;
-
-		t = realloc(ses.t, cap * sizeof(*t));
-		if (!t)
-			return -ENOMEM;
-		ses.t = t;
-		ses.capt = cap;
-	}
+	t = pc_grow(ses.t, &ses.capt, ses.nt, sizeof(*t), 64);
+	if (!t)
+		return -ENOMEM;
+	ses.t = t;
 	t = &ses.t[ses.nt];
 	snprintf(t->bid, sizeof(t->bid), "%s", bid);
 	t->seq = ses.nt++;

@@ -38,15 +38,11 @@ static bool line_matches(const char *group, const char *name, const char *bid, v
 
 static int push(struct sel *s, struct pc_binary *b)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-		struct pc_binary **v = realloc(s->b, cap * sizeof(*v));
+	struct pc_binary **v = pc_grow(s->b, &s->cap, s->n, sizeof(*v), 16);
 
-		if (!v)
-			return -ENOMEM;
-		s->b = v;
-		s->cap = cap;
-	}
+	if (!v)
+		return -ENOMEM;
+	s->b = v;
 	s->b[s->n++] = b;
 	return 0;
 }

@@ -36,18 +36,14 @@ struct idx_walk {
 static int idx_push(struct idx_walk *w, const char *name)
 {
 	struct pc_dw_file *f = w->f;
+	struct fn_ref *v;
 
 	if (!name)
 		return 0;
-	if (f->nidx == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 4096;
-		struct fn_ref *v = realloc(f->idx, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		f->idx = v;
-		w->cap = cap;
-	}
+	v = pc_grow(f->idx, &w->cap, f->nidx, sizeof(*v), 4096);
+	if (!v)
+		return -ENOMEM;
+	f->idx = v;
 	f->idx[f->nidx++] = (struct fn_ref){ name, w->cu };
 	return 0;
 }

@@ -31,15 +31,10 @@ static int fn_push(struct fn_walk *w, Dwarf_Die *sp)
 	struct pc_dw_func *f;
 	int line = 0;
 
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 256;
-
-		f = realloc(w->v, cap * sizeof(*f));
-		if (!f)
-			return -ENOMEM;
-		w->v = f;
-		w->cap = cap;
-	}
+	f = pc_grow(w->v, &w->cap, w->n, sizeof(*f), 256);
+	if (!f)
+		return -ENOMEM;
+	w->v = f;
 	f = &w->v[w->n++];
 	dwarf_decl_line(sp, &line);
 	/* both strings live in libdw's sections, as long as the pc_dw_file */

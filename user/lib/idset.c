@@ -6,18 +6,15 @@
 #include <string.h>
 
 #include "idset.h"
+#include "pc.h"
 
 int pc_ids_add(struct pc_ids *s, const char *bid)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-		void *v = realloc(s->v, cap * sizeof(*s->v));
+	void *v = pc_grow(s->v, &s->cap, s->n, sizeof(*s->v), 16);
 
-		if (!v)
-			return -ENOMEM;
-		s->v = v;
-		s->cap = cap;
-	}
+	if (!v)
+		return -ENOMEM;
+	s->v = v;
 	snprintf(s->v[s->n++], sizeof(s->v[0]), "%s", bid);
 	return 0;
 }

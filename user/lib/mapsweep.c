@@ -41,15 +41,10 @@ static int denied_add(struct pc_sweep *s, pid_t pid, int err, const char *file)
 {
 	struct pc_sweep_denied *d;
 
-	if (s->ndenied == s->dcap) {
-		size_t cap = s->dcap ? 2 * s->dcap : 16;
-
-		d = realloc(s->denied, cap * sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		s->denied = d;
-		s->dcap = cap;
-	}
+	d = pc_grow(s->denied, &s->dcap, s->ndenied, sizeof(*d), 16);
+	if (!d)
+		return -ENOMEM;
+	s->denied = d;
 	d = &s->denied[s->ndenied++];
 	d->pid = pid;
 	d->err = err;
@@ -192,15 +187,10 @@ static struct pc_site *site_get(struct pc_sweep *s, const struct pc_maps_line *m
 	slot = slot_of(s, ml->dev, ml->ino);
 	if (*slot)
 		return &s->sites[*slot - 1];
-	if (s->nsites == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 64;
-
-		site = realloc(s->sites, cap * sizeof(*site));
-		if (!site)
-			return NULL;
-		s->sites = site;
-		s->cap = cap;
-	}
+	site = pc_grow(s->sites, &s->cap, s->nsites, sizeof(*site), 64);
+	if (!site)
+		return NULL;
+	s->sites = site;
 	site = &s->sites[s->nsites];
 	memset(site, 0, sizeof(*site));
 	site->path = strdup(ml->path);
@@ -220,15 +210,10 @@ static int site_add_pid(struct pc_site *site, pid_t pid, uint64_t mntns)
 
 	if (site->npids && site->pids[site->npids - 1].pid == pid)
 		return 0;
-	if (site->npids == site->cap) {
-		size_t cap = site->cap ? 2 * site->cap : 4;
-
-		p = realloc(site->pids, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		site->pids = p;
-		site->cap = cap;
-	}
+	p = pc_grow(site->pids, &site->cap, site->npids, sizeof(*p), 4);
+	if (!p)
+		return -ENOMEM;
+	site->pids = p;
 	site->pids[site->npids++] = (struct pc_site_pid){ pid, mntns };
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -18,6 +19,25 @@ void pc_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pc_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));	/* only with -v */
 void pc_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));	/* only with -vv */
+
+/*
+ * Room for element @n of the array @arr of *@cap elements of @size bytes:
+ * @arr itself while n < *cap, else @arr reallocated to twice *@cap (@first
+ * when empty) and *@cap updated; NULL without memory (@arr left as it was).
+ */
+static inline void *pc_grow(void *arr, size_t *cap, size_t n, size_t size, size_t first)
+{
+	size_t c = *cap ? 2 * *cap : first;
+
+	if (n < *cap)
+		return arr;
+	if (c < *cap || c > SIZE_MAX / size)
+		return NULL;
+	arr = realloc(arr, c * size);
+	if (arr)
+		*cap = c;
+	return arr;
+}
 
 /* Levenshtein distance of two strings (SIZE_MAX without memory). */
 size_t pc_edit_distance(const char *a, const char *b);
