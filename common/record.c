@@ -687,13 +687,33 @@ static int parse_del(struct pc_cur *c, struct pc_command *cmd)
 	return parse_name(c, stop + 1, e, PROBECACHE_NAME_MAX, "event", cmd->event);
 }
 
+/* site GROUP:EVENT PATH */
+static int parse_site(struct pc_cur *c, struct pc_command *cmd)
+{
+	size_t s, e;
+	int ret;
+
+	ret = parse_del(c, cmd);
+	if (ret)
+		return ret;
+	if (!next_token(c, &s, &e))
+		return fail(c, c->len, "path", "missing path", -EINVAL);
+	ret = check_path(c, s, e);
+	if (ret)
+		return ret;
+	cmd->rec.path = c->s + s;
+	cmd->rec.path_len = e - s;
+	return 0;
+}
+
 static int parse_verb(struct pc_cur *c, size_t start, size_t end, enum pc_cmd *cmd)
 {
 	static const char *const verbs[] = {
-		"add", "del", "clear", "count", "nocount",
+		"add", "del", "clear", "count", "nocount", "site",
 	};
 	static const enum pc_cmd ids[] = {
 		PC_CMD_ADD, PC_CMD_DEL, PC_CMD_CLEAR, PC_CMD_COUNT, PC_CMD_NOCOUNT,
+		PC_CMD_SITE,
 	};
 	size_t n = 0;
 	unsigned int i;
@@ -721,6 +741,7 @@ static int parse_verb(struct pc_cur *c, size_t start, size_t end, enum pc_cmd *c
  *   count GROUP:EVENT
  *   nocount GROUP:EVENT
  *   clear
+ *   site GROUP:EVENT PATH
  *
  *   GROUP, EVENT  [A-Za-z_][A-Za-z0-9_]*, 1..PROBECACHE_NAME_MAX bytes
  *   BUILD-ID      2..2*PROBECACHE_BUILD_ID_MAX hex digits, even count
@@ -768,6 +789,8 @@ int pc_parse_command_mach(const char *line, size_t len, enum pc_mach mach,
 		return ret;
 	if (cmd->cmd == PC_CMD_ADD)
 		ret = parse_record(&c, max_args, &cmd->rec);
+	else if (cmd->cmd == PC_CMD_SITE)
+		ret = parse_site(&c, cmd);
 	else if (cmd->cmd != PC_CMD_CLEAR)
 		ret = parse_del(&c, cmd);
 	if (ret)

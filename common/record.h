@@ -105,12 +105,13 @@ struct pc_parse_error {
  */
 enum pc_cmd {
 	PC_CMD_ADD, PC_CMD_DEL, PC_CMD_CLEAR, PC_CMD_COUNT, PC_CMD_NOCOUNT,
+	PC_CMD_SITE,
 };
 
 struct pc_command {
 	enum pc_cmd cmd;
-	struct pc_record rec;		/* PC_CMD_ADD */
-	char group[PROBECACHE_NAME_MAX + 1];	/* DEL, COUNT, NOCOUNT */
+	struct pc_record rec;		/* PC_CMD_ADD; SITE: path only */
+	char group[PROBECACHE_NAME_MAX + 1];	/* DEL, COUNT, NOCOUNT, SITE */
 	char event[PROBECACHE_NAME_MAX + 1];
 };
 

@@ -27,7 +27,7 @@ static struct workqueue_struct *pc_wq;
 struct pc_applier {
 	struct uprobe_consumer uc;
 	struct pc_uprobe up;
-	struct pc_probe *p;
+	struct pc_site *s;
 };
 
 static DEFINE_MUTEX(pc_apply_lock);
@@ -56,20 +56,20 @@ static bool pc_consumers_want(struct pc_probe *p, struct mm_struct *mm)
 	return ret;
 }
 
-static void pc_queue_stale(struct pc_probe *p)
+static void pc_queue_stale(struct pc_site *s)
 {
-	if (test_and_set_bit(PC_F_STALE_QUEUED, &p->flags))
+	if (test_and_set_bit(PC_F_STALE_QUEUED, &s->flags))
 		return;
-	pc_probe_get(p);
-	if (!queue_work(pc_wq, &p->stale_work))
-		pc_probe_put(p);
+	pc_probe_get(s->p);
+	if (!queue_work(pc_wq, &s->stale_work))
+		pc_probe_put(s->p);
 }
 
-static struct pc_probe *pc_uc_probe(struct uprobe_consumer *uc)
+static struct pc_site *pc_uc_site(struct uprobe_consumer *uc)
 {
 	if (uc == &pc_applier.uc)
-		return pc_applier.p;
-	return container_of(uc, struct pc_probe, uc);
+		return pc_applier.s;
+	return container_of(uc, struct pc_site, uc);
 }
 
 /*
@@ -79,27 +79,30 @@ static struct pc_probe *pc_uc_probe(struct uprobe_consumer *uc)
  */
 bool pc_uprobe_want(struct uprobe_consumer *uc, struct mm_struct *mm)
 {
-	struct pc_probe *p = pc_uc_probe(uc);
+	struct pc_site *s = pc_uc_site(uc);
+	struct pc_probe *p = s->p;
 
 	if (p->mm && p->mm != mm)
 		return false;
-	if (atomic_read(&p->state) != PC_STATE_ARMED)
+	if (atomic_read(&p->state) != PC_STATE_ARMED || READ_ONCE(s->stale))
 		return false;
-	if (pc_ident_changed(&p->ident, p->inode)) {
-		pc_queue_stale(p);
+	if (pc_ident_changed(&s->ident, s->inode)) {
+		pc_queue_stale(s);
 		return false;
 	}
 	return pc_consumers_want(p, mm);
 }
 
-static void pc_hit(struct pc_probe *p, struct pt_regs *regs,
+static void pc_hit(struct pc_site *s, struct pt_regs *regs,
 		   unsigned long func, unsigned long ip)
 {
+	struct pc_probe *p = s->p;
+
 	/* Until the unregister sync, a disarmed probe may still run. */
 	if (atomic_read(&p->state) != PC_STATE_ARMED)
 		return;
 	if (READ_ONCE(p->counting))
-		this_cpu_inc(*p->hits);
+		this_cpu_inc(*s->hits);
 	pc_event_hit(p, regs, func, ip);
 }
 
@@ -111,48 +114,53 @@ static void pc_hit(struct pc_probe *p, struct pt_regs *regs,
  */
 int pc_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
+	struct pc_site *s;
 	struct pc_probe *p;
 
 	if (uc == &pc_applier.uc)
 		return 0;
-	p = container_of(uc, struct pc_probe, uc);
+	s = container_of(uc, struct pc_site, uc);
+	p = s->p;
 	if ((p->mm && current->mm != p->mm) ||
 	    !pc_consumers_want(p, current->mm))
 		return UPROBE_HANDLER_REMOVE;
 	if (!p->retprobe)	/* the core has rewound ip to the breakpoint */
-		pc_hit(p, regs, 0, instruction_pointer(regs));
+		pc_hit(s, regs, 0, instruction_pointer(regs));
 	return 0;
 }
 
 int pc_uprobe_ret_hit(struct uprobe_consumer *uc, unsigned long func,
 		      struct pt_regs *regs)
 {
-	struct pc_probe *p = container_of(uc, struct pc_probe, uc);
+	struct pc_site *s = container_of(uc, struct pc_site, uc);
+	struct pc_probe *p = s->p;
 
 	if ((p->mm && current->mm != p->mm) ||
 	    !pc_consumers_want(p, current->mm))
 		return 0;
-	pc_hit(p, regs, func, instruction_pointer(regs));
+	pc_hit(s, regs, func, instruction_pointer(regs));
 	return 0;
 }
 
 /* Writers were refused while armed; let them in again. */
-void pc_allow_writes(struct pc_probe *p)
+void pc_allow_writes(struct pc_site *s)
 {
-	if (test_and_clear_bit(PC_F_WRITE_DENIED, &p->flags))
-		pc_inode_allow_write(p->inode);
+	if (test_and_clear_bit(PC_F_WRITE_DENIED, &s->flags))
+		pc_inode_allow_write(s->inode);
 }
 
 /* uprobe_register() says only an errno: name the likeliest field. */
-static int pc_register_error(const struct pc_probe *p, int ret,
+static int pc_register_error(const struct pc_site *s, int ret,
 			     struct pc_err *err)
 {
+	const struct pc_probe *p = s->p;
+
 	if (ret == -ENOMEM)
 		return pc_err_set(err, ret, "event", "out of memory");
 	if (ret == -EIO)
 		return pc_err_set(err, ret, "path",
 				  "%s cannot be read through the page cache",
-				  p->pathname);
+				  s->pathname);
 	if (ret == -EINVAL && p->ref_ctr_offset)
 		return pc_err_set(err, ret, "ref_ctr",
 				  "uprobe_register refused 0x%llx(0x%llx): another probe at this offset uses another semaphore, or the offset is invalid",
@@ -162,12 +170,9 @@ static int pc_register_error(const struct pc_probe *p, int ret,
 			  p->offset, ret);
 }
 
-/* The file must still be the verified one, and stay so while armed. */
-static int pc_arm_check(struct pc_probe *p, struct pc_err *err)
+/* What a probe's state allows before any site is looked at. */
+static int pc_arm_state_check(struct pc_probe *p, struct pc_err *err)
 {
-	const char *what;
-	int ret;
-
 	if (atomic_read(&p->state) == PC_STATE_DELETED)
 		return pc_err_set(err, -ENOENT, "event", "%s was deleted",
 				  p->name);
@@ -177,105 +182,192 @@ static int pc_arm_check(struct pc_probe *p, struct pc_err *err)
 				  "%s is still being defined", p->name);
 	/*
 	 * Only ctime moved (chmod, setcap, a relabel: size and mtime are the
-	 * verified ones)? The content may be the same, and re-proving below
+	 * verified ones)? The content may be the same, and re-proving
 	 * reads it: a stale probe may then arm again. Anything else stays
 	 * stale for good.
 	 */
 	if (atomic_read(&p->state) == PC_STATE_STALE &&
-	    !pc_ident_ctime_only(&p->ident, p->inode))
+	    !pc_ident_ctime_only(&p->site.ident, p->site.inode))
 		return pc_err_set(err, -ESTALE, "path",
 				  "%s changed since %s was defined; delete and define it again",
-				  p->pathname, p->name);
-	ret = pc_inode_deny_write(p->inode);
-	if (ret)
-		return pc_err_set(err, ret, "path",
-				  "%s is open for writing (or mapped shared and writable); it cannot be armed until the writer is gone",
-				  p->pathname);
-	what = pc_ident_changed(&p->ident, p->inode);
-	if (what && !strcmp(what, "ctime")) {
-		pc_ident_take(p->inode, &p->ident);
-		what = NULL;
-	}
-	if (what) {
-		pc_inode_allow_write(p->inode);
-		atomic_set(&p->state, PC_STATE_STALE);
-		return pc_err_set(err, -ESTALE, "path",
-				  "%s changed since %s was defined (%s); state stale, nothing armed",
-				  p->pathname, p->name, what);
-	}
-	ret = pc_probe_reprove(p, err);
-	if (ret) {
-		pc_inode_allow_write(p->inode);
-		/* Not another build: out of memory, or raced by a writer. */
-		if (ret != -ENOMEM && ret != -EAGAIN)
-			atomic_set(&p->state, PC_STATE_STALE);
-		return ret;
-	}
-	set_bit(PC_F_WRITE_DENIED, &p->flags);
+				  p->site.pathname, p->name);
 	return 0;
 }
 
-/* First consumer: re-check the file, then register on the verified inode. */
-static int pc_arm(struct pc_probe *p, struct pc_err *err)
+/* The probe's own file changed: the probe is stale; another: that site. */
+static void pc_site_set_stale(struct pc_site *s)
 {
+	if (s == &s->p->site)
+		atomic_set(&s->p->state, PC_STATE_STALE);
+	else
+		WRITE_ONCE(s->stale, true);
+}
+
+/* The site's file must still be the verified one, and stay so while armed. */
+static int pc_site_check(struct pc_site *s, struct pc_err *err)
+{
+	const char *what;
 	int ret;
 
-	lockdep_assert_held(&p->lock);
-	ret = pc_arm_check(p, err);
+	ret = pc_inode_deny_write(s->inode);
 	if (ret)
-		return ret;
-	pc_test_delay(PC_TEST_ARM);
-	pc_uprobe_consumer_init(&p->uc, p->retprobe);
-	atomic_set(&p->state, PC_STATE_ARMED);
-	ret = pc_uprobe_register(&p->up, p->inode, p->offset,
-				 p->ref_ctr_offset, &p->uc);
-	if (ret) {
-		atomic_set(&p->state, PC_STATE_DEFINED);
-		pc_allow_writes(p);
-		return pc_register_error(p, ret, err);
+		return pc_err_set(err, ret, "path",
+				  "%s is open for writing (or mapped shared and writable); it cannot be armed until the writer is gone",
+				  s->pathname);
+	what = pc_ident_changed(&s->ident, s->inode);
+	if (what && !strcmp(what, "ctime")) {
+		pc_ident_take(s->inode, &s->ident);
+		what = NULL;
 	}
-	WRITE_ONCE(p->registered, true);
-	atomic_inc(&pc_nr_armed);
-	pc_test_delay(PC_TEST_ARM);
+	if (what) {
+		pc_inode_allow_write(s->inode);
+		pc_site_set_stale(s);
+		return pc_err_set(err, -ESTALE, "path",
+				  "%s changed since %s was defined (%s); state stale, nothing armed",
+				  s->pathname, s->p->name, what);
+	}
+	ret = pc_site_reprove(s, err);
+	if (ret) {
+		pc_inode_allow_write(s->inode);
+		/* Not another build: out of memory, or raced by a writer. */
+		if (ret != -ENOMEM && ret != -EAGAIN)
+			pc_site_set_stale(s);
+		return ret;
+	}
+	set_bit(PC_F_WRITE_DENIED, &s->flags);
+	return 0;
+}
+
+/* Register the checked site on its verified inode. */
+static int pc_site_register(struct pc_site *s, struct pc_err *err)
+{
+	struct pc_probe *p = s->p;
+	int ret;
+
+	pc_uprobe_consumer_init(&s->uc, p->retprobe);
+	ret = pc_uprobe_register(&s->up, s->inode, p->offset,
+				 p->ref_ctr_offset, &s->uc);
+	if (ret) {
+		pc_allow_writes(s);
+		return pc_register_error(s, ret, err);
+	}
+	WRITE_ONCE(s->registered, true);
 	/* A change the filter saw during registration was not acted on yet. */
-	if (pc_ident_changed(&p->ident, p->inode))
-		pc_queue_stale(p);
+	if (pc_ident_changed(&s->ident, s->inode))
+		pc_queue_stale(s);
 	return 0;
 }
 
 /*
- * Detach the consumer; the caller syncs before @p->uc is registered again
+ * Another site of an armed probe (site.c adds them; pc_arm() arms those
+ * there already). Its failure is its own: the site stays, unarmed, and
+ * says why in /proc/probecache_sites.
+ */
+int pc_site_arm(struct pc_site *s, struct pc_err *err)
+{
+	int ret;
+
+	lockdep_assert_held(&s->p->lock);
+	if (s->registered || READ_ONCE(s->stale))
+		return 0;
+	ret = pc_site_check(s, err);
+	if (!ret)
+		ret = pc_site_register(s, err);
+	WRITE_ONCE(s->error, ret);
+	return ret;
+}
+
+/*
+ * First consumer: re-check the probe's own file, then register on the
+ * verified inode; then on every other site.
+ */
+static int pc_arm(struct pc_probe *p, struct pc_err *err)
+{
+	struct pc_err site_err;
+	struct pc_site *s;
+	int ret;
+
+	lockdep_assert_held(&p->lock);
+	ret = pc_arm_state_check(p, err);
+	if (!ret)
+		ret = pc_site_check(&p->site, err);
+	if (ret)
+		return ret;
+	pc_test_delay(PC_TEST_ARM);
+	atomic_set(&p->state, PC_STATE_ARMED);
+	ret = pc_site_register(&p->site, err);
+	if (ret) {
+		atomic_set(&p->state, PC_STATE_DEFINED);
+		return ret;
+	}
+	WRITE_ONCE(p->registered, true);
+	atomic_inc(&pc_nr_armed);
+	pc_test_delay(PC_TEST_ARM);
+	list_for_each_entry(s, &p->sites, node)
+		if (s != &p->site)
+			pc_site_arm(s, &site_err);
+	return 0;
+}
+
+/*
+ * Detach the consumers; the caller syncs before a site's uc is registered again
  * or freed. After unregister no mm holds the breakpoint (only handlers
  * already running may still be in flight), so the file may be written.
  */
+void pc_site_disarm_nosync(struct pc_site *s)
+{
+	lockdep_assert_held(&s->p->lock);
+	if (!s->registered)
+		return;
+	WRITE_ONCE(s->registered, false);
+	pc_uprobe_unregister_nosync(&s->up, s->inode, s->p->offset, &s->uc);
+	pc_allow_writes(s);
+}
+
 void pc_disarm_nosync(struct pc_probe *p)
 {
+	struct pc_site *s;
+
 	lockdep_assert_held(&p->lock);
 	if (!p->registered)
 		return;
 	WRITE_ONCE(p->registered, false);
 	atomic_cmpxchg(&p->state, PC_STATE_ARMED, PC_STATE_DEFINED);
-	pc_uprobe_unregister_nosync(&p->up, p->inode, p->offset, &p->uc);
+	list_for_each_entry(s, &p->sites, node)
+		pc_site_disarm_nosync(s);
 	atomic_dec(&pc_nr_armed);
-	pc_allow_writes(p);
 }
 
-static int pc_apply(struct pc_probe *p)
+static int pc_apply_site(struct pc_site *s)
 {
+	struct pc_probe *p = s->p;
 	int ret;
 
-	lockdep_assert_held(&p->lock);
 	mutex_lock(&pc_apply_lock);
-	pc_applier.p = p;
+	pc_applier.s = s;
 	pc_uprobe_consumer_init(&pc_applier.uc, false);
-	ret = pc_uprobe_register(&pc_applier.up, p->inode, p->offset,
+	ret = pc_uprobe_register(&pc_applier.up, s->inode, p->offset,
 				 p->ref_ctr_offset, &pc_applier.uc);
 	if (!ret) {
-		pc_uprobe_unregister_nosync(&pc_applier.up, p->inode, p->offset,
+		pc_uprobe_unregister_nosync(&pc_applier.up, s->inode, p->offset,
 					    &pc_applier.uc);
 		pc_uprobe_unregister_sync();
 	}
 	mutex_unlock(&pc_apply_lock);
+	return ret;
+}
+
+/* Move the breakpoints of every armed site to the mms the filter now wants. */
+static int pc_apply(struct pc_probe *p)
+{
+	struct pc_site *s;
+	int ret;
+
+	lockdep_assert_held(&p->lock);
+	ret = pc_apply_site(&p->site);
+	list_for_each_entry(s, &p->sites, node)
+		if (!ret && s != &p->site && s->registered)
+			ret = pc_apply_site(s);
 	return ret;
 }
 
@@ -404,35 +496,54 @@ int pc_count_set(struct pc_probe *p, bool on, struct pc_err *err)
 	return ret;
 }
 
+/*
+ * The probe's own file changed: the probe is disarmed and stale, as
+ * before it had other sites. Another site's: only that site.
+ */
 static void pc_stale_work(struct work_struct *work)
 {
-	struct pc_probe *p = container_of(work, struct pc_probe, stale_work);
+	struct pc_site *s = container_of(work, struct pc_site, stale_work);
+	struct pc_probe *p = s->p;
 	const char *what;
 
 	/*
 	 * Cleared before looking: a change seen while arming queues us again
 	 * through the re-check that follows registration.
 	 */
-	clear_bit(PC_F_STALE_QUEUED, &p->flags);
+	clear_bit(PC_F_STALE_QUEUED, &s->flags);
 	mutex_lock(&p->lock);
-	what = pc_ident_changed(&p->ident, p->inode);
-	if (p->registered && what) {
+	what = pc_ident_changed(&s->ident, s->inode);
+	if (s->registered && what) {
 		pr_warn("%s: %s (offset 0x%llx) changed since verification (%s); disarming, state stale\n",
-			p->name, p->pathname, p->offset, what);
-		pc_disarm_nosync(p);
-		atomic_set(&p->state, PC_STATE_STALE);
+			p->name, s->pathname, p->offset, what);
+		if (s == &p->site)
+			pc_disarm_nosync(p);
+		else
+			pc_site_disarm_nosync(s);
+		pc_site_set_stale(s);
+		WRITE_ONCE(s->error, -ESTALE);
 		pc_uprobe_unregister_sync();
 	}
 	mutex_unlock(&p->lock);
 	pc_probe_put(p);
 }
 
+void pc_arm_init_site(struct pc_probe *p, struct pc_site *s)
+{
+	s->p = p;
+	INIT_WORK(&s->stale_work, pc_stale_work);
+}
+
 void pc_arm_init_probe(struct pc_probe *p)
 {
 	mutex_init(&p->lock);
 	rwlock_init(&p->filter_lock);
+	spin_lock_init(&p->sites_lock);
 	INIT_LIST_HEAD(&p->perf_tasks);
-	INIT_WORK(&p->stale_work, pc_stale_work);
+	INIT_LIST_HEAD(&p->sites);
+	pc_arm_init_site(p, &p->site);
+	list_add(&p->site.node, &p->sites);
+	p->nr_sites = 1;
 }
 
 int pc_arm_init(void)

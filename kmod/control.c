@@ -62,6 +62,10 @@ static int pc_apply_line(const char *line, size_t len, struct pc_command *cmd,
 	case PC_CMD_CLEAR:
 		ret = pc_probe_clear(err);
 		break;
+	case PC_CMD_SITE:
+		ret = pc_site_add(cmd->group, cmd->event, cmd->rec.path,
+				  cmd->rec.path_len, err);
+		break;
 	case PC_CMD_COUNT:
 	case PC_CMD_NOCOUNT:
 		ret = pc_probe_count(cmd->group, cmd->event,

@@ -68,6 +68,8 @@ static int pc_field_token(const struct pc_command *cmd, const char *field)
 
 	if (!strcmp(field, "event") || !strcmp(field, "group"))
 		return 1;
+	if (cmd->cmd == PC_CMD_SITE)
+		return strcmp(field, "path") ? -1 : 2;
 	if (!strcmp(field, "build-id"))
 		return 2;
 	if (!strcmp(field, "path") || !strcmp(field, "offset") ||

@@ -81,16 +81,40 @@ struct pc_fetch_arg {
 };
 
 struct pc_event;
+struct pc_probe;
 
-struct pc_probe {
-	struct kref ref;		/* the table's, and each user's */
-	atomic_t state;			/* enum pc_state */
-	struct hlist_node hnode;	/* pc_probe_hash, under pc_lock */
-	struct list_head node;		/* pc_probe_list, under pc_lock */
+/*
+ * One inode a probe is armed on. The probe's own (p->site, the record's
+ * path) and any number of others carrying the same build-id (issue 27:
+ * another path, a deleted copy, one in another mount namespace), each
+ * verified on its own inode (site.c). All feed the probe's one event.
+ */
+struct pc_site {
+	struct list_head node;		/* p->sites: under p->lock + p->sites_lock */
+	struct pc_probe *p;		/* not referenced: the probe owns its sites */
 	struct uprobe_consumer uc;
 	struct pc_uprobe up;
 	struct work_struct stale_work;
 	unsigned long flags;		/* PC_F_* */
+	struct path path;
+	struct inode *inode;		/* verified (real) inode, referenced */
+	struct pc_ident ident;
+	u64 __percpu *hits;
+	char *pathname;			/* as the writer named it */
+	int error;			/* why another site is not armed, or 0 */
+	bool registered;
+	bool stale;			/* another site changed: never armed again */
+};
+
+struct pc_probe {
+	struct kref ref;		/* the table's, and each user's */
+	atomic_t state;			/* enum pc_state, of the probe's own site */
+	struct hlist_node hnode;	/* pc_probe_hash, under pc_lock */
+	struct list_head node;		/* pc_probe_list, under pc_lock */
+	struct pc_site site;		/* the record's path, first in sites */
+	struct list_head sites;
+	spinlock_t sites_lock;		/* the list, for its readers */
+	unsigned int nr_sites;		/* under p->lock */
 	/*
 	 * Consumers and registration. Taken after event_mutex (the tracing
 	 * core calls our reg callback with it held), before pc_apply_lock.
@@ -101,15 +125,10 @@ struct pc_probe {
 	unsigned int nr_systemwide;	/* ftrace files, counting, CPU-wide perf */
 	pid_t pid;
 	struct list_head perf_tasks;	/* per-task perf events, hw.tp_list */
-	u64 __percpu *hits;
-	struct path path;
 	const struct cred *cred;	/* the definer's: re-proving reads as it */
-	struct inode *inode;		/* verified (real) inode */
-	struct pc_ident ident;
 	struct mm_struct *mm;		/* pid filter: grabbed, NULL = all */
 	u64 offset;
 	u64 ref_ctr_offset;
-	char *pathname;
 	char *args_text;
 	char *name;			/* "GROUP:EVENT\0GROUP\0": pc_probe_event(), */
 	struct pc_fetch_arg *args;	/* nargs of them, NULL for none */
@@ -118,7 +137,7 @@ struct pc_probe {
 	u8 build_id[PROBECACHE_BUILD_ID_MAX];
 	u8 build_id_len;
 	u8 group_len;			/* pc_probe_group() */
-	bool registered;
+	bool registered;		/* its own site's uprobe is */
 	bool counting;
 	bool retprobe;
 	bool nofault;			/* registers and constants only: no loads */
@@ -184,11 +203,16 @@ int pc_probe_clear(struct pc_err *err);
 int pc_probe_count(const char *group, const char *event, bool on,
 		   struct pc_err *err);
 void pc_probe_put(struct pc_probe *p);
-int pc_probe_reprove(struct pc_probe *p, struct pc_err *err);
+struct pc_probe *pc_probe_lookup(const char *group, const char *event,
+				 struct pc_err *err);
+int pc_site_reprove(struct pc_site *s, struct pc_err *err);
 const char *pc_probe_state(struct pc_probe *p);
 int pc_probe_init(void);
 void pc_probe_exit(void);
-u64 pc_probe_hits(const struct pc_probe *p);
+u64 pc_probe_hits(struct pc_probe *p);
+u64 pc_site_hits(const struct pc_site *s);
+void pc_site_put_refs(struct pc_site *s);
+struct pc_record *pc_probe_record(const struct pc_probe *p);
 
 /* arm.c: consumers, arming, the uprobe callbacks, stale detection */
 extern atomic_t pc_nr_armed;
@@ -199,7 +223,10 @@ int pc_consumer_get(struct pc_probe *p, struct perf_event *task_event,
 void pc_consumer_put(struct pc_probe *p, struct perf_event *task_event);
 int pc_count_set(struct pc_probe *p, bool on, struct pc_err *err);
 void pc_disarm_nosync(struct pc_probe *p);
-void pc_allow_writes(struct pc_probe *p);
+void pc_site_disarm_nosync(struct pc_site *s);
+int pc_site_arm(struct pc_site *s, struct pc_err *err);
+void pc_allow_writes(struct pc_site *s);
+void pc_arm_init_site(struct pc_probe *p, struct pc_site *s);
 int pc_arm_init(void);
 void pc_arm_exit(void);
 
@@ -270,7 +297,13 @@ static inline void pc_probe_get(struct pc_probe *p)
 	kref_get(&p->ref);
 }
 
-/* listing.c: /proc/probecache_probes */
+/* site.c: a probe's other inodes */
+#define PC_MAX_SITES	64	/* per probe, its own included */
+int pc_site_add(const char *group, const char *event, const char *pathname,
+		size_t len, struct pc_err *err);
+void pc_site_free(struct pc_site *s);
+
+/* listing.c: /proc/probecache_probes, /proc/probecache_sites */
 int pc_listing_init(void);
 void pc_listing_exit(void);
 

@@ -51,8 +51,8 @@ static struct pc_probe *pc_probe_find(const char *name)
 }
 
 /* A referenced probe by name, or NULL with @err filled. */
-static struct pc_probe *pc_probe_lookup(const char *group, const char *event,
-					struct pc_err *err)
+struct pc_probe *pc_probe_lookup(const char *group, const char *event,
+				 struct pc_err *err)
 {
 	char name[2 * PROBECACHE_NAME_MAX + 2];
 	struct pc_probe *p;
@@ -68,32 +68,55 @@ static struct pc_probe *pc_probe_lookup(const char *group, const char *event,
 	return p;
 }
 
-u64 pc_probe_hits(const struct pc_probe *p)
+u64 pc_site_hits(const struct pc_site *s)
 {
 	u64 sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += *per_cpu_ptr(p->hits, cpu);
+		sum += *per_cpu_ptr(s->hits, cpu);
 	return sum;
+}
+
+/* Every site's: the probe's event counts every copy's hits. */
+u64 pc_probe_hits(struct pc_probe *p)
+{
+	struct pc_site *s;
+	u64 sum = 0;
+
+	spin_lock(&p->sites_lock);
+	list_for_each_entry(s, &p->sites, node)
+		sum += pc_site_hits(s);
+	spin_unlock(&p->sites_lock);
+	return sum;
+}
+
+/* What a site holds; the probe's own is part of the probe. */
+void pc_site_put_refs(struct pc_site *s)
+{
+	if (s->inode) {
+		pc_allow_writes(s);
+		iput(s->inode);
+	}
+	path_put(&s->path);
+	free_percpu(s->hits);
+	kfree(s->pathname);
 }
 
 static void pc_probe_release(struct kref *ref)
 {
 	struct pc_probe *p = container_of(ref, struct pc_probe, ref);
+	struct pc_site *s, *tmp;
 
 	pc_event_free(p);
 	if (p->mm)
 		mmdrop(p->mm);
-	if (p->inode) {
-		pc_allow_writes(p);
-		iput(p->inode);
-	}
-	path_put(&p->path);
+	list_for_each_entry_safe(s, tmp, &p->sites, node)
+		if (s != &p->site)
+			pc_site_free(s);
+	pc_site_put_refs(&p->site);
 	if (p->cred)
 		put_cred(p->cred);
-	free_percpu(p->hits);
-	kfree(p->pathname);
 	kfree(p->args_text);
 	kfree(p->name);
 	kfree(p->args);
@@ -123,7 +146,8 @@ const char *pc_probe_state(struct pc_probe *p)
 	};
 	int state = atomic_read(&p->state);
 
-	if (state == PC_STATE_DEFINED && pc_ident_changed(&p->ident, p->inode))
+	if (state == PC_STATE_DEFINED &&
+	    pc_ident_changed(&p->site.ident, p->site.inode))
 		state = PC_STATE_STALE;
 	if (state == PC_STATE_ARMED && !READ_ONCE(p->registered))
 		state = PC_STATE_DEFINED;
@@ -258,9 +282,9 @@ static struct pc_probe *pc_probe_alloc(const struct pc_record *rec)
 	atomic_inc(&pc_live);
 	pc_arm_init_probe(p);
 	atomic_set(&p->state, PC_STATE_DEFINING);
-	p->hits = alloc_percpu(u64);
-	p->pathname = kmemdup_nul(rec->path, rec->path_len, GFP_KERNEL);
-	if (!p->hits || !p->pathname || pc_probe_copy_record(p, rec) ||
+	p->site.hits = alloc_percpu(u64);
+	p->site.pathname = kmemdup_nul(rec->path, rec->path_len, GFP_KERNEL);
+	if (!p->site.hits || !p->site.pathname || pc_probe_copy_record(p, rec) ||
 	    pc_probe_set_names(p, rec) || pc_probe_set_text(p, rec) ||
 	    pc_fetch_layout(p) || pc_event_create(p)) {
 		pc_probe_put(p);
@@ -280,34 +304,43 @@ static int pc_probe_verify(struct pc_probe *p, const struct pc_record *rec,
 	struct pc_verified v;
 	int ret;
 
-	ret = pc_verify(rec, p->pathname, &v, err);
+	ret = pc_verify(rec, p->site.pathname, &v, err);
 	if (ret)
 		return ret;
 	ret = pc_probe_set_args(p, rec, v.elf, err);
 	pc_inode_allow_write(v.inode);
-	p->path = v.path;
-	p->inode = v.inode;
-	p->ident = v.ident;
+	p->site.path = v.path;
+	p->site.inode = v.inode;
+	p->site.ident = v.ident;
 	p->cred = get_current_cred();
 	kfree(v.elf);
 	return ret;
 }
 
-/* What pc_reprove() checks of @p, as a record. */
-int pc_probe_reprove(struct pc_probe *p, struct pc_err *err)
+/* What verification checks of @p's file, as a record (pc_verify()). */
+struct pc_record *pc_probe_record(const struct pc_probe *p)
 {
 	struct pc_record *rec;
-	int ret;
 
 	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
 	if (!rec)
-		return pc_err_set(err, -ENOMEM, "event", "out of memory");
+		return NULL;
 	strscpy(rec->group, pc_probe_group(p), sizeof(rec->group));
 	memcpy(rec->build_id, p->build_id, p->build_id_len);
 	rec->build_id_len = p->build_id_len;
 	rec->offset = p->offset;
 	rec->ref_ctr_offset = p->ref_ctr_offset;
-	ret = pc_reprove(&p->path, p->inode, p->cred, rec, err);
+	return rec;
+}
+
+int pc_site_reprove(struct pc_site *s, struct pc_err *err)
+{
+	struct pc_record *rec = pc_probe_record(s->p);
+	int ret;
+
+	if (!rec)
+		return pc_err_set(err, -ENOMEM, "event", "out of memory");
+	ret = pc_reprove(&s->path, s->inode, s->p->cred, rec, err);
 	kfree(rec);
 	return ret;
 }

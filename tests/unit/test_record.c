@@ -214,6 +214,31 @@ static void test_records(void)
 	TAP_OK(!ret && cmd.cmd == PC_CMD_CLEAR, "clear with surrounding spaces");
 	ret = parse("clear\n", 5, 16);
 	TAP_OK(!ret && cmd.cmd == PC_CMD_CLEAR, "only @len bytes are looked at");
+
+	l = "site g:e /proc/12/map_files/7f00-7f10";
+	ret = parse(l, strlen(l), 16);
+	TAP_OK(!ret && cmd.cmd == PC_CMD_SITE && !strcmp(cmd.group, "g") &&
+	       !strcmp(cmd.event, "e") && cmd.rec.path_len == 28 &&
+	       !memcmp(cmd.rec.path, "/proc/12/map_files/7f00-7f10", 28),
+	       "site GROUP:EVENT PATH");
+	l = "site g:e";
+	ret = parse(l, strlen(l), 16);
+	TAP_OK(ret == -EINVAL && !strcmp(s(err.field), "path") && err.column == 9,
+	       "site without a path: col %u", err.column);
+	l = "site g:e lib.so";
+	ret = parse(l, strlen(l), 16);
+	TAP_OK(ret == -EINVAL && !strcmp(s(err.field), "path") && err.column == 10,
+	       "site with a relative path: col %u", err.column);
+	l = "site g:e /a/../b";
+	ret = parse(l, strlen(l), 16);
+	TAP_OK(ret == -EINVAL && !strcmp(s(err.field), "path"), "site: path not normalized");
+	l = "site g:e /a /b";
+	ret = parse(l, strlen(l), 16);
+	TAP_OK(ret == -EINVAL && !strcmp(s(err.field), "command") && err.column == 13,
+	       "site: trailing characters at col %u", err.column);
+	l = "site g /a";
+	ret = parse(l, strlen(l), 16);
+	TAP_OK(ret == -EINVAL && !strcmp(s(err.field), "group"), "site: GROUP without :EVENT");
 }
 
 /* Names, paths and lists at their exact limits, one byte either side. */

@@ -23,6 +23,19 @@
  *   args= is last and ARGS is the rest of the line (empty, or the fetch args in
  *   record syntax: spaces and '=' included). PATH has no white space.
  *
+ * /proc/probecache_sites (PROBECACHE_SITES_PATH, same mode): every inode each
+ * probe is armed on or will be, one line each, the probe's own file first (site=0):
+ *
+ *   GROUP:EVENT site=N state=STATE hits=N error=ERRNO unlinked=0|1 dev=MAJ:MIN
+ *     ino=N path=PATH
+ *
+ *   STATE of site 0 is the probe's; of another site: armed while the probe is
+ *   armed and the site could be (else ERRNO, negative, says why it is not),
+ *   stale once its file changed (never armed again). hits= counts while the
+ *   probe is counted; the probe's hits= is the sum of its sites'. PATH is as the
+ *   `site` line named it (a /proc/PID/map_files/ or /proc/PID/root/ path for a
+ *   copy no path of the writer's names).
+ *
  * Commands written to control:
  *
  *   add RECORD            define: verify, create trace event GROUP/EVENT; nothing armed
@@ -30,6 +43,9 @@
  *   count GROUP:EVENT     start the module's hit counter (a consumer: arms)
  *   nocount GROUP:EVENT   stop it (disarms if it was the last consumer)
  *   clear                 del of every probe; EBUSY naming one in use
+ *   site GROUP:EVENT PATH another inode with the probe's build-id: verified as add
+ *                         verifies, armed with the probe, one more source of its
+ *                         event (Documentation/design.md, "Following a build-id")
  *
  * A probe is armed (uprobe registered, writes to its file denied) exactly
  * while it has a consumer: its event enabled in ftrace, a perf event on it,
@@ -109,7 +125,9 @@
  *    while a trigger or eprobe holds probecache:probecache_ctl: EBUSY;
  *    add while the module is being unloaded: ENODEV; count of a probe whose
  *    file changed since add: ESTALE (unless only its ctime moved, as chmod
- *    or setcap move it: count then re-proves the content and arms).
+ *    or setcap move it: count then re-proves the content and arms); site:
+ *    EEXIST the inode is already a site of the probe, ENOSPC 64 sites, and
+ *    add's errnos for the file.
  */
 #ifndef _UAPI_LINUX_PROBECACHE_H
 #define _UAPI_LINUX_PROBECACHE_H
@@ -118,6 +136,8 @@
 #define PROBECACHE_SYSFS_DIR		"/sys/kernel/probecache"
 #define PROBECACHE_LISTING		"probecache_probes"	/* in /proc */
 #define PROBECACHE_LISTING_PATH		"/proc/" PROBECACHE_LISTING
+#define PROBECACHE_SITES		"probecache_sites"	/* in /proc */
+#define PROBECACHE_SITES_PATH		"/proc/" PROBECACHE_SITES
 
 #define PROBECACHE_NAME_MAX		63	/* GROUP and EVENT, each */
 #define PROBECACHE_BUILD_ID_MAX		20	/* bytes; SHA-1 GNU build-id */
