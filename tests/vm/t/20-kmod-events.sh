@@ -15,7 +15,7 @@ check "insmod" pc_load
 check "define tick (SDT + semaphore)" kctl "add p:pcfix/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick) $pc_sdt_SDTARGS_tick"
 check "define add with typed args" kctl "add p:pcfix/add $B $S:$pc_sdt_OFF_pc_add a=%di:s32 b=%si:u32 ax=%di:x16"
 check "define glob (negative .bss value)" kctl "add p:pcfix/glob $B $S:$pc_sdt_SDT_glob($pc_sdt_SEM_glob) b=@+$pc_sdt_OFF_pc_bss:s64"
-check "define str" kctl "add p:pcfix/str $B $S:$pc_sdt_SDT_str($pc_sdt_SEM_str) s=+0(%bp):string"
+check "define str" kctl "add p:pcfix/str $B $S:$pc_sdt_SDT_str($pc_sdt_SEM_str) s=+0($pc_sdt_SDTPLACE_str_1):string"
 check "define add_ret" kctl "add r:pcfix/add_ret $B $S:$pc_sdt_OFF_pc_add rv=\$retval:s32"
 check_eq "defined, not armed" "defined defined 0" "$(kget pcfix:tick state) $(kget pcfix:add state) $(cat $PC_SYSFS/nr_armed)"
 check_eq "no consumers" "0" "$(kget pcfix:tick consumers)"

@@ -84,7 +84,7 @@ else
 	check "insmod" pc_load
 	check "define bc/add" kctl "add p:bc/add $B $S:$pc_sdt_OFF_pc_add a=%di:s32 b=%si:s8 w=%si:u16 q=%di:s64"
 	check "define bc/tick (SDT + semaphore)" kctl "add p:bc/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick) $pc_sdt_SDTARGS_tick"
-	check "define bc/str" kctl "add p:bc/str $B $S:$pc_sdt_SDT_str($pc_sdt_SEM_str) s=+0(%bp):string"
+	check "define bc/str" kctl "add p:bc/str $B $S:$pc_sdt_SDT_str($pc_sdt_SEM_str) s=+0($pc_sdt_SDTPLACE_str_1):string"
 	check_eq "defined, nothing armed" "defined 0" "$(kget bc:add state) $(cat $PC_SYSFS/nr_armed)"
 	grep 'field:' "$(tev bc:add)/format" | sed 's/^/# /'
 	for cpu in $(seq 0 $((ncpu - 1))); do

@@ -58,7 +58,7 @@ check "insmod" pc_load
 check "define bt/add (s32 a, s8 b)" kctl "add p:bt/add $B $S:$pc_sdt_OFF_pc_add a=%di:s32 b=%si:s8"
 check "define bt/tick (SDT + semaphore)" kctl "add p:bt/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick) $pc_sdt_SDTARGS_tick"
 check "define bt/glob (s64 from .bss)" kctl "add p:bt/glob $B $S:$pc_sdt_SDT_glob($pc_sdt_SEM_glob) n=@+$pc_sdt_OFF_pc_bss:s64"
-check "define bt/str (string)" kctl "add p:bt/str $B $S:$pc_sdt_SDT_str($pc_sdt_SEM_str) s=+0(%bp):string"
+check "define bt/str (string)" kctl "add p:bt/str $B $S:$pc_sdt_SDT_str($pc_sdt_SEM_str) s=+0($pc_sdt_SDTPLACE_str_1):string"
 check_eq "defined, nothing armed" "defined 0" "$(kget bt:add state) $(cat $PC_SYSFS/nr_armed)"
 
 # Runs of 3, 2 and 70 calls: a = 1, 2 three times, 3 twice, 4 .. 70 once; b = 2a as s8.
