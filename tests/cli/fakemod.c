@@ -221,6 +221,20 @@ static int do_clear(char *why, size_t len)
 	return ret;
 }
 
+/* site GROUP:EVENT PATH: only the probe's existence is checked here. */
+static int do_site(char *arg, char *why, size_t len)
+{
+	char *sp = strchr(arg, ' ');
+
+	if (!sp || sp[1] != '/')
+		return snprintf(why, len, "col 1: path: path must be absolute"), -EINVAL;
+	*sp = '\0';
+	if (!find(arg))
+		return snprintf(why, len, "%s: no such probe", arg), -ENOENT;
+	*sp = ' ';
+	return 0;
+}
+
 static int apply(char *line, char *why, size_t len)
 {
 	if (!strncmp(line, "add ", 4))
@@ -233,6 +247,8 @@ static int apply(char *line, char *why, size_t len)
 		return do_del(line + 4, why, len);
 	if (!strcmp(line, "clear"))
 		return do_clear(why, len);
+	if (!strncmp(line, "site ", 5))
+		return do_site(line + 5, why, len);
 	snprintf(why, len, "col 1: command: unknown");
 	return -EINVAL;
 }

@@ -371,6 +371,23 @@ check "status shows state, consumers, counting and hits" grep -qE '^sdt_libstdcx
 check "status --json is valid with state, consumers, counting and hits" sh -c \
 	"'$PC_BIN' status --json | python3 -c 'import json,sys; d=json.load(sys.stdin); p=d[\"probes\"][0]; \
 assert (p[\"state\"],p[\"consumers\"],p[\"counting\"],p[\"hits\"],d[\"nr_armed\"])==(\"armed\",2,True,7,1)'"
+# The module's sites (issue 27): the copies a probe follows, under it. Before
+# status read them (3be924f), none of these passed.
+printf '%s\n' "sdt_libstdcxx:throw site=0 state=armed hits=5 error=0 unlinked=0 dev=8:1 ino=12 path=$real" \
+	"sdt_libstdcxx:throw site=1 state=armed hits=2 error=0 unlinked=1 dev=0:44 ino=7 path=/proc/42/map_files/7f00-7f10" \
+	"sdt_libstdcxx:throw site=2 state=defined hits=0 error=-26 unlinked=0 dev=8:1 ino=99 path=/srv/copy.so" \
+	> "$T/proc/probecache_sites"
+out=$(pc status)
+check "status lists a followed copy under its probe" grep -qx "  + copy /proc/42/map_files/7f00-7f10 armed, 2 hits, deleted" <<< "$out"
+check "  and one the module could not arm, with the errno's name" \
+	grep -qx "  + copy /srv/copy.so defined, 0 hits, not armed: ETXTBSY" <<< "$out"
+check_eq "  status --json: every site, its own file first" "0 1 2|$real|-26 ETXTBSY|0:44" \
+	"$(pc status --json | python3 -c 'import json,sys; s=json.load(sys.stdin)["probes"][0]["sites"]
+print(" ".join(str(x["site"]) for x in s), s[0]["path"], "%d %s" % (s[2]["error"], s[2]["error_name"]), s[1]["dev"], sep="|")')"
+echo "sdt_libstdcxx:throw site=0 state=armed" > "$T/proc/probecache_sites"
+check_eq "  a malformed sites line: exit 1, named by file and line" \
+	"1 probecache-resolve: $T/proc/probecache_sites:1: not a site line" "$(pc status > /dev/null 2>&1; echo -n "$? ")$(pc status 2>&1 >/dev/null)"
+rm "$T/proc/probecache_sites"
 check "list --available marks the armed event" sh -c \
 	"'$PC_BIN' list --available | grep -q 'sdt_libstdcxx:throw .*\[SDT event, armed\]'"
 : > "$T/sys/control"
@@ -939,6 +956,38 @@ fk define -q "sdt_rs:always@$T/tree/rs_sem"
 PROBECACHE_TRACEFS=$F/tracefs fkrc trace sdt_rs:tick > /dev/null
 check_eq "trace deletes what it defined, keeps what was defined before" "$alw" \
 	"$(cut -d' ' -f1 "$FL" | grep sdt_rs | paste -sd' ')"
+
+# ---- a probe follows its build-id: other copies a process maps become sites ----
+# (issue 27; the module's side is tests/vm/t/23-kmod-sites.sh). Before the follow
+# (38434af) define sent only the add line: none of these site checks passed.
+cp "$real" "$T/libcopy.so.6"
+LD_PRELOAD="$T/libcopy.so.6" sleep 60 &
+sp=$!
+until grep -q "$T/libcopy.so.6" /proc/$sp/maps 2> /dev/null; do sleep 0.05; done
+: > "$F/sys/control"
+out=$(fk define 'sdt_libstdcxx:throw' 2>&1)
+check_eq "define: a site line for the copy a process maps" \
+	"site sdt_libstdcxx:throw $T/libcopy.so.6" "$(grep '^site ' "$F/sys/control")"
+check "  and says it followed it, with the pid" grep -q "^followed sdt_libstdcxx:throw to $T/libcopy.so.6 (pid $sp)$" <<< "$out"
+rm "$T/libcopy.so.6"
+: > "$F/sys/control"
+out=$(fk define 'sdt_libstdcxx:throw' 2>&1)
+check_eq "  deleted while mapped: followed through map_files" \
+	"site sdt_libstdcxx:throw /proc/$sp/map_files/" \
+	"$(grep -o '^site [^ ]* /proc/[0-9]*/map_files/' "$F/sys/control")"
+check "  and said deleted" grep -q "^followed sdt_libstdcxx:throw to /proc/$sp/map_files/[0-9a-f-]*, deleted (pid $sp)$" <<< "$out"
+fk disarm -q 'sdt_libstdcxx:throw'
+: > "$F/sys/control"
+cp "$real" "$T/libpath.so.6"
+out=$(fk define --path "$T/libpath.so.6" 'sdt_libstdcxx:throw' 2>&1)
+check_eq "define --path: the probe on that file only, no site" "add $T/libpath.so.6:" \
+	"$(cut -d' ' -f1,4 "$F/sys/control" | cut -d: -f1 | paste -sd'|'):"
+check_eq "define --path with a relative path: exit 2" 2 "$(fkrc define --path lib.so 'sdt_libstdcxx:throw')"
+check "  naming the option" grep -q "define: --path 'lib.so': not an absolute path" "$T/fk.err"
+fk disarm -q 'sdt_libstdcxx:throw'
+kill $sp
+wait $sp 2> /dev/null
+rm -f "$T/libpath.so.6"
 
 # ---- del / clear / gc of probes defined in the kernel (as perf probe -d) ----
 fk define -q sdt_rs:tick

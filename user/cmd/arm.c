@@ -33,7 +33,9 @@
 #include "builtin.h"
 #include "cache_select.h"
 #include "fastpath.h"
+#include "follow.h"
 #include "kload.h"
+#include "mapsweep.h"
 #include "opts.h"
 #include "pattern.h"
 #include "pc.h"
@@ -600,6 +602,35 @@ static int push_valid(struct arm_plan *pl, const struct pc_arm_opts *opts)
 	return ret;
 }
 
+/*
+ * Every other copy of a defined probe's binary that a process maps becomes a
+ * site of the probe (lib/follow.h): one sweep for all the items.
+ */
+static int follow_items(struct arm_plan *pl, const struct pc_arm_opts *opts,
+			struct pc_arm_result *res)
+{
+	struct pc_follow_result fr = { 0 };
+	struct pc_sweep sw = { 0 };
+	int fd, ret;
+
+	fd = open_control();
+	if (fd < 0)
+		return fd;
+	ret = pc_sweep_run(&sw, NULL, 0);
+	if (sw.ndenied)
+		pc_info("%zu processes or mappings could not be read: copies there are not followed",
+			sw.ndenied);
+	for (size_t i = 0; !ret && i < pl->n; i++)
+		if (!pl->items[i].err)
+			ret = pc_follow_push(fd, pl->items[i].name, pl->items[i].b->build_id,
+					     pl->items[i].path, &sw, opts->quiet, &fr);
+	pc_sweep_free(&sw);
+	close(fd);
+	res->sites = fr.added;
+	res->sites_failed = fr.failed;
+	return ret;
+}
+
 int pc_arm(char *const *patterns, int npatterns, const struct pc_arm_opts *opts,
 	   struct pc_arm_result *res)
 {
@@ -616,6 +647,8 @@ int pc_arm(char *const *patterns, int npatterns, const struct pc_arm_opts *opts,
 		ret = plan_select(&pl, pats, npatterns, opts->quiet);
 	for (size_t i = 0; !ret && i < pl.n; i++) {
 		pl.items[i].pid = opts->pid;
+		if (opts->only_path)
+			pl.items[i].path = opts->only_path;
 		ret = make_record(&pl, &pl.items[i], opts->pid);
 	}
 	res->matched = pl.matched;
@@ -623,6 +656,8 @@ int pc_arm(char *const *patterns, int npatterns, const struct pc_arm_opts *opts,
 	/* records our own parser refused are reported, never sent */
 	if (!ret && pl.n)
 		ret = push_valid(&pl, opts);
+	if (!ret && pl.n && !opts->only_path)
+		ret = follow_items(&pl, opts, res);
 	for (size_t i = 0; !ret && i < pl.n; i++)
 		report_item(&pl.items[i], opts, res);
 	plan_free(&pl);
@@ -983,7 +1018,7 @@ int pc_disarm_cached(const char *cmd, const struct pc_snapshot *snap, pc_cached_
 static int arm_help(bool count)
 {
 	if (count)
-		printf("usage: %s arm [-p PID] [-q] PATTERN...\n\n"
+		printf("usage: %s arm [-p PID] [--path PATH] [-q] PATTERN...\n\n"
 		       "Define the cached probes PATTERN selects (as 'define' does) where they\n"
 		       "are not defined yet, then start probecache.ko's own hit counting on each\n"
 		       "('count'), which arms it: the module re-checks the file and registers\n"
@@ -991,7 +1026,7 @@ static int arm_help(bool count)
 		       "'define' (or 'scan'): the probe arms itself while they listen.\n\n",
 		       pc_prog);
 	else
-		printf("usage: %s define [-p PID] [-q] PATTERN...\n\n"
+		printf("usage: %s define [-p PID] [--path PATH] [-q] PATTERN...\n\n"
 		       "Push the cached probes PATTERN selects into probecache.ko as trace\n"
 		       "events GROUP:EVENT (perf list, perf record -e GROUP:EVENT, ftrace,\n"
 		       "bpftrace). The module verifies each file now but registers no uprobe and\n"
@@ -1004,7 +1039,12 @@ static int arm_help(bool count)
 	       "version is used and the choice printed; otherwise it is skipped as stale.\n"
 	       "One GROUP:EVENT cached for binaries at different paths becomes one probe per\n"
 	       "binary, GROUP:EVENT_XXXXXXXX (its build-id's first 8 hex digits).\n\n"
+	       "Every other copy of the binary a process maps (another path, a deleted\n"
+	       "file still running, another mount namespace) is followed: the kernel\n"
+	       "verifies its build-id and arms it with the probe, under the same event.\n\n"
 	       "  -p, --pid PID   only this process hits the probes\n"
+	       "      --path PATH the probes go on this file only (it must hold their\n"
+	       "                  build-id), no other copy\n"
 	       "  -q, --quiet     print only problems\n"
 	       "  -h, --help      this help\n\n"
 	       "Exit: 0 all done, 1 error or kernel refusal, 2 usage, 3 some skipped\n"
@@ -1031,6 +1071,7 @@ static int parse_arm(int argc, char **argv, struct pc_arm_opts *opts)
 {
 	static const struct option lopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
+		{ "path", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -1041,6 +1082,13 @@ static int parse_arm(int argc, char **argv, struct pc_arm_opts *opts)
 		case 'p':
 			if (parse_pid(argv[0], optarg, &opts->pid))
 				return -EINVAL;
+			break;
+		case 'P':
+			if (optarg[0] != '/') {
+				pc_err("%s: --path '%s': not an absolute path", argv[0], optarg);
+				return -EINVAL;
+			}
+			opts->only_path = optarg;
 			break;
 		case 'h':
 			return 1;
@@ -1080,6 +1128,9 @@ static int arm_or_define(int argc, char **argv, bool count)
 		printf("%u %s, %u already %s, %u skipped, %u failed\n", res.armed,
 		       count ? "armed" : "defined", res.already, count ? "armed" : "defined",
 		       res.skipped, res.failed);
+	if (res.sites_failed)
+		pc_warn("%u other copies were refused by the kernel (reasons above)",
+			res.sites_failed);
 	if (ret)
 		return ret;
 	return res.skipped ? PC_EXIT_PARTIAL : 0;

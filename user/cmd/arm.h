@@ -19,6 +19,12 @@
 
 struct pc_arm_opts {
 	pid_t pid;		/* 0: all processes */
+	/*
+	 * NULL: every copy of the binary a process maps becomes a site of the
+	 * probe too (lib/follow.h). Else the probe is defined on this file
+	 * only, in place of the cached path.
+	 */
+	const char *only_path;
 	bool quiet;
 	/*
 	 * false (define): push "add RECORD" only: the probe becomes a trace
@@ -37,6 +43,8 @@ struct pc_arm_result {
 	unsigned int skipped;	/* stale or missing binary: reported, not sent */
 	unsigned int failed;	/* kernel refused: reported with its reason */
 	unsigned int matched;	/* cache entries the patterns selected */
+	unsigned int sites;	/* other copies followed to */
+	unsigned int sites_failed;	/* copies the module refused: reported */
 };
 
 /* Define (and with opts->count, count) the selection; prints per-probe outcomes. */

@@ -2,8 +2,9 @@
 /*
  * status: the module's version and every defined probe with its state
  * (defined, armed, stale), consumers, whether the module counts its hits and
- * the hits counted, read from sysfs. status --stale: cache entries whose binary is gone
- * or changed (what gc would remove).
+ * the hits counted, read from sysfs, and the other copies of its binary it follows
+ * (the module's sites). status --stale: cache entries whose binary is gone or changed
+ * (what gc would remove).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,6 +16,7 @@
 #include "armed.h"
 #include "builtin.h"
 #include "kload.h"
+#include "ksites.h"
 #include "opts.h"
 #include "pattern.h"
 #include "pc.h"
@@ -25,7 +27,53 @@ static void json_kv(const char *key, const char *v, bool comma)
 	pc_json_str(stdout, v);
 }
 
-static void probe_json(const struct pc_kprobe *p, bool comma)
+static const char *err_name(int err)
+{
+	const char *n = err ? strerrorname_np(-err) : NULL;
+
+	return n ? n : "";
+}
+
+/* Every site of @p, its own file first. */
+static void sites_json(const struct pc_kprobe *p, const struct pc_ksites *ks)
+{
+	bool comma = false;
+
+	printf(",\"sites\":[");
+	for (size_t i = 0; i < ks->n; i++) {
+		const struct pc_ksite *s = &ks->s[i];
+
+		if (strcmp(s->name, p->name))
+			continue;
+		printf("%s{\"site\":%u", comma ? "," : "", s->site);
+		json_kv("path", s->path, true);
+		json_kv("state", s->state, true);
+		printf(",\"hits\":%" PRIu64 ",\"error\":%d", s->hits, s->error);
+		json_kv("error_name", err_name(s->error), true);
+		printf(",\"unlinked\":%s,\"dev\":\"%u:%u\",\"ino\":%" PRIu64 "}",
+		       s->unlinked ? "true" : "false", s->dev_major, s->dev_minor, s->ino);
+		comma = true;
+	}
+	putchar(']');
+}
+
+/* The copies @p follows besides its own file, one line each. */
+static void sites_text(const struct pc_kprobe *p, const struct pc_ksites *ks)
+{
+	for (size_t i = 0; i < ks->n; i++) {
+		const struct pc_ksite *s = &ks->s[i];
+
+		if (!s->site || strcmp(s->name, p->name))
+			continue;
+		printf("  + copy %s %s, %" PRIu64 " hits%s", s->path, s->state, s->hits,
+		       s->unlinked ? ", deleted" : "");
+		if (s->error)
+			printf(", not armed: %s", err_name(s->error));
+		putchar('\n');
+	}
+}
+
+static void probe_json(const struct pc_kprobe *p, const struct pc_ksites *ks, bool comma)
 {
 	printf("%s{", comma ? "," : "");
 	json_kv("name", p->name, false);
@@ -42,6 +90,7 @@ static void probe_json(const struct pc_kprobe *p, bool comma)
 	printf(",\"args\":");
 	pc_json_args(stdout, p->args);
 	printf(",\"unlinked\":%s", p->unlinked ? "true" : "false");
+	sites_json(p, ks);
 	putchar('}');
 }
 
@@ -68,9 +117,15 @@ static void probe_text(const struct pc_kprobe *p)
 static int show_probes(bool json)
 {
 	char version[64] = "", nr[32] = "", armed[32] = "";
+	struct pc_ksites ks;
 	struct pc_kprobes k;
 	int ret = pc_kprobes_read(&k);
 
+	if (!ret) {
+		ret = pc_ksites_read(&ks);
+		if (ret)
+			pc_kprobes_free(&k);
+	}
 	if (ret) {
 		if (json)	/* loaded but no listing: still no probes to show */
 			printf("{\"loaded\":%s,\"probes\":[]}\n",
@@ -87,7 +142,7 @@ static int show_probes(bool json)
 		printf(",\"nr_probes\":%zu,\"nr_armed\":%ld,\"probes\":[", k.n,
 		       strtol(armed, NULL, 10));
 		for (size_t i = 0; i < k.n; i++)
-			probe_json(&k.p[i], i);
+			probe_json(&k.p[i], &ks, i);
 		printf("]}\n");
 	} else {
 		printf("probecache %s (%s): %zu probes defined, %s armed\n", version,
@@ -95,9 +150,12 @@ static int show_probes(bool json)
 		if (k.n)
 			printf("%-40s %-8s %9s %8s %10s  %s\n", "PROBE", "STATE", "CONSUMERS",
 			       "COUNTING", "HITS", "PATH:OFFSET(SEMAPHORE) (BUILD-ID)");
-		for (size_t i = 0; i < k.n; i++)
+		for (size_t i = 0; i < k.n; i++) {
 			probe_text(&k.p[i]);
+			sites_text(&k.p[i], &ks);
+		}
 	}
+	pc_ksites_free(&ks);
 	pc_kprobes_free(&k);
 	return 0;
 }

@@ -273,6 +273,7 @@ static int try_map_files(struct pc_sweep *s, struct pc_site *site, pid_t pid,
 	s->stats.reads++;
 	site->how = PC_SITE_MAP_FILES;
 	site->via_pid = pid;
+	snprintf(site->via, sizeof(site->via), "%s", name);
 	site->mntns = mntns;
 	if (fd < 0)
 		site->err = fd;

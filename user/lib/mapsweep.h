@@ -43,6 +43,7 @@ struct pc_site {
 	int err;		/* 0, or the last read's -errno (-ENOENT: no build-id note) */
 	enum pc_site_how how;
 	pid_t via_pid;		/* the process whose map_files entry was read */
+	char via[64];		/* that entry, "/proc/PID/map_files/START-END" */
 	uint64_t mntns;		/* via_pid's mount namespace; through its path: the first mapper's */
 	bool path_tried;	/* its path named another inode or none: not tried again */
 	struct pc_site_pid *pids;

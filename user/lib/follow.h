@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Following a build-id (issue 27): every other inode a process maps that
+ * carries a defined probe's build-id becomes a site of that probe in
+ * probecache.ko ("site GROUP:EVENT PATH"), so the probe's one event covers
+ * every copy: other paths, deleted files (through /proc/PID/map_files), other
+ * mount namespaces. The sweep (mapsweep.h) finds them; the module verifies
+ * each one before it is armed.
+ */
+#ifndef _PC_FOLLOW_H
+#define _PC_FOLLOW_H
+
+#include "mapsweep.h"
+
+struct pc_follow_result {
+	unsigned int added;	/* new sites */
+	unsigned int already;	/* sites before (EEXIST), or the probe's own file */
+	unsigned int failed;	/* refused by the module: reported */
+};
+
+/*
+ * For the probe @name (GROUP:EVENT) whose record names @path and @build_id:
+ * one "site" line on the control file @fd per site of @sw carrying
+ * @build_id other than @path's own inode. A refusal is reported naming the
+ * site and the module's reason, counted, and is no failure of the call.
+ * Each new site is printed unless @quiet. 0, or -errno when nothing more
+ * can be sent (@fd unusable, not privileged).
+ */
+int pc_follow_push(int fd, const char *name, const char *build_id, const char *path,
+		   const struct pc_sweep *sw, bool quiet, struct pc_follow_result *res);
+
+#endif /* _PC_FOLLOW_H */

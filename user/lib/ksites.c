@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reading the module's sites listing: see ksites.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "armed.h"
+#include "ksites.h"
+#include "pc.h"
+
+/* "GROUP:EVENT site=N state=S hits=N error=E unlinked=U dev=MA:MI ino=N path=PATH" */
+static int ksite_parse(char *line, struct pc_ksite *s)
+{
+	int unlinked, at = -1;
+
+	memset(s, 0, sizeof(*s));
+	if (sscanf(line, "%129s site=%u state=%15s hits=%" SCNu64 " error=%d unlinked=%d "
+		   "dev=%u:%u ino=%" SCNu64 " path=%n", s->name, &s->site, s->state, &s->hits,
+		   &s->error, &unlinked, &s->dev_major, &s->dev_minor, &s->ino, &at) != 9 ||
+	    at < 0 || line[at] != '/')
+		return -EINVAL;
+	s->unlinked = unlinked;
+	s->path = strdup(line + at);
+	return s->path ? 0 : -ENOMEM;
+}
+
+int pc_ksites_read(struct pc_ksites *out)
+{
+	char path[PATH_MAX], *buf, *pos, *line;
+	size_t len, max, lineno = 0;
+	bool newline;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(path, sizeof(path), "%s/%s", pc_proc_dir(), PROBECACHE_SITES);
+	ret = pc_read_file(path, 0, PC_LISTING_MAX, &buf, &len);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret) {
+		pc_err("%s: %s", path, pc_file_strerror(ret));
+		return ret;
+	}
+	max = pc_count_lines(buf, len) + 1;
+	out->s = calloc(max, sizeof(*out->s));
+	ret = out->s ? 0 : -ENOMEM;
+	pos = buf;
+	while (!ret && (line = pc_next_line(&pos, buf + len, &newline))) {
+		lineno++;
+		ret = newline ? ksite_parse(line, &out->s[out->n]) : -EINVAL;
+		if (!ret)
+			out->n++;
+	}
+	free(buf);
+	if (ret == -EINVAL) {
+		pc_err("%s:%zu: not a site line", path, lineno);
+		ret = -EBADMSG;
+	}
+	if (ret)
+		pc_ksites_free(out);
+	return ret;
+}
+
+void pc_ksites_free(struct pc_ksites *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		free(k->s[i].path);
+	free(k->s);
+	memset(k, 0, sizeof(*k));
+}
