@@ -793,7 +793,8 @@ int pc_define_cached(const char *cmd, char *const *patterns, int npatterns, bool
 		if (nredo && (rret == -ENOMEM || rret == -EINVAL))
 			ret = rret;
 		else if (nredo)
-			res.failed += rres.failed, res.skipped += rres.skipped;
+			res.failed += rres.failed, res.skipped += rres.skipped,
+			res.sites += rres.sites;
 		if (!ret && rret)
 			ret = rret;
 		for (size_t i = 0; i < nredo; i++)
@@ -804,6 +805,9 @@ int pc_define_cached(const char *cmd, char *const *patterns, int npatterns, bool
 		return ret;
 	printf("%s: %u %s in probecache.ko, %u already, %u skipped, %u failed\n", cmd,
 	       res.armed, count ? "armed" : "defined", res.already, res.skipped, res.failed);
+	if (res.sites)
+		printf("%s: followed them to %u other copies of their binaries ('%s status')\n",
+		       cmd, res.sites, pc_prog);
 	if (ret && count)
 		return ret;	/* --arm was asked for and did not happen */
 	return ret || res.skipped ? PC_EXIT_PARTIAL : 0;

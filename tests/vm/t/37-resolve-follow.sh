@@ -54,11 +54,19 @@ rm $D/gone
 
 pc_load || { not_ok "insmod probecache.ko"; tap_done; exit 1; }
 check "scan defines the fixture's probes" sh -c "probecache-resolve scan $S > /tmp/scan.out"
-check_eq "scan followed $P to the 3 copies" 3 "$(grep -c "^followed $P to" /tmp/scan.out)"
-check "  the copy at another path" grep -q "^followed $P to $D/copy (pid $cp)$" /tmp/scan.out
-check "  the deleted one through map_files" grep -q "^followed $P to /proc/$gn/map_files/[0-9a-f-]*, deleted (pid $gn)$" /tmp/scan.out
-check "  the one in another mount namespace through map_files" grep -q "^followed $P to /proc/$ns/map_files/[0-9a-f-]* (pid $ns)$" /tmp/scan.out
+n=$(grep -c '^sdt_pcfix:' /proc/probecache_probes)
+check_eq "  and follows each of its $n probes to the 3 copies" \
+	"scan: followed them to $((3 * n)) other copies of their binaries ('probecache-resolve status')" \
+	"$(tail -n 1 /tmp/scan.out)"
 check_eq "the module lists 4 sites of $P" 4 "$(grep -c "^$P " $SITES)"
+probecache-resolve disarm -q 'sdt_pcfix:*'
+check "define $P" sh -c "probecache-resolve define $P > /tmp/define.out"
+check_eq "define followed $P to the 3 copies" 3 "$(grep -c "^followed $P to" /tmp/define.out)"
+check "  the copy at another path" grep -q "^followed $P to $D/copy (pid $cp)$" /tmp/define.out
+check "  the deleted one through map_files" grep -q "^followed $P to /proc/$gn/map_files/[0-9a-f-]*, deleted (pid $gn)$" /tmp/define.out
+check "  the one in another mount namespace through map_files" grep -q "^followed $P to /proc/$ns/map_files/[0-9a-f-]* (pid $ns)$" /tmp/define.out
+check_eq "the module lists 4 sites of $P again" 4 "$(grep -c "^$P " $SITES)"
+check "status shows the deleted copy under $P" sh -c "probecache-resolve status | grep -q '^  + copy /proc/$gn/map_files/[0-9a-f-]* defined, 0 hits, deleted$'"
 check_eq "defined: nothing armed in any copy" "0" "$(cat $PC_SYSFS/nr_armed)"
 check_eq "a re-define follows nothing new" "0" \
 	"$(probecache-resolve define $P | grep -c '^followed')"
