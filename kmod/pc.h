@@ -104,6 +104,7 @@ struct pc_site {
 	int error;			/* why another site is not armed, or 0 */
 	bool registered;
 	bool stale;			/* another site changed: never armed again */
+	bool transient;			/* named through /proc/PID/: goes with its mappings */
 };
 
 struct pc_probe {
@@ -114,7 +115,8 @@ struct pc_probe {
 	struct pc_site site;		/* the record's path, first in sites */
 	struct list_head sites;
 	spinlock_t sites_lock;		/* the list, for its readers */
-	unsigned int nr_sites;		/* under p->lock */
+	unsigned int nr_sites;		/* written under p->lock */
+	atomic64_t pruned_hits;		/* of sites gone before the probe */
 	/*
 	 * Consumers and registration. Taken after event_mutex (the tracing
 	 * core calls our reg callback with it held), before pc_apply_lock.
@@ -302,6 +304,7 @@ static inline void pc_probe_get(struct pc_probe *p)
 int pc_site_add(const char *group, const char *event, const char *pathname,
 		size_t len, struct pc_err *err);
 void pc_site_free(struct pc_site *s);
+void pc_site_exit(void);
 
 /* listing.c: /proc/probecache_probes, /proc/probecache_sites */
 int pc_listing_init(void);

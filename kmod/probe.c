@@ -81,8 +81,8 @@ u64 pc_site_hits(const struct pc_site *s)
 /* Every site's: the probe's event counts every copy's hits. */
 u64 pc_probe_hits(struct pc_probe *p)
 {
+	u64 sum = atomic64_read(&p->pruned_hits);
 	struct pc_site *s;
-	u64 sum = 0;
 
 	spin_lock(&p->sites_lock);
 	list_for_each_entry(s, &p->sites, node)
@@ -646,6 +646,7 @@ int pc_probe_init(void)
 /* After pc_probe_clear(): wait for stale work and the last put. */
 void pc_probe_exit(void)
 {
+	pc_site_exit();
 	pc_arm_exit();
 	wait_var_event(&pc_live, !atomic_read(&pc_live));
 	kmem_cache_destroy(pc_probe_cache);

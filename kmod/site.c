@@ -7,10 +7,23 @@
  * its own inode exactly as the probe's file was (pc_verify()), armed and
  * disarmed with the probe, and feeds the probe's one event. Who finds them
  * is the CLI's business (Documentation/design.md, "Following a build-id").
+ * A deleted copy's site goes once no process maps it (pc_prune_work()).
  */
+#include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "pc.h"
+
+/*
+ * How often sites of deleted copies are looked at: nothing tells a module
+ * that the last process mapping a file exited, and a site must not pin a
+ * deleted inode (and its page cache) for the life of the probe.
+ */
+#define PC_PRUNE_DELAY	(2 * HZ)
+
+static void pc_prune_work(struct work_struct *work);
+static DECLARE_DELAYED_WORK(pc_prune_dwork, pc_prune_work);
 
 void pc_site_free(struct pc_site *s)
 {
@@ -44,6 +57,7 @@ static struct pc_site *pc_site_new(struct pc_probe *p, const char *pathname,
 	s->path = v.path;
 	s->inode = v.inode;
 	s->ident = v.ident;
+	s->transient = str_has_prefix(s->pathname, "/proc/");
 	kfree(v.elf);
 	kfree(rec);
 	return s;
@@ -107,11 +121,109 @@ int pc_site_add(const char *group, const char *event, const char *pathname,
 		spin_lock(&p->sites_lock);
 		list_add_tail(&s->node, &p->sites);
 		spin_unlock(&p->sites_lock);
-		p->nr_sites++;
+		WRITE_ONCE(p->nr_sites, p->nr_sites + 1);
 	}
 	mutex_unlock(&p->lock);
 	if (ret)
 		pc_site_free(s);
+	else
+		schedule_delayed_work(&pc_prune_dwork, PC_PRUNE_DELAY);
 	pc_probe_put(p);
 	return ret;
+}
+
+/*
+ * Another site no process maps any more, whose inode has no name left, or
+ * was named through /proc/PID/ (map_files, root): a copy in a mount
+ * namespace that may be gone with that process, which our reference would
+ * keep alive. A copy named by a path stays, as the probe's own file does.
+ */
+static bool pc_site_dead(struct pc_site *s)
+{
+	return s != &s->p->site && !mapping_mapped(s->inode->i_mapping) &&
+	       (s->transient || !READ_ONCE(s->inode->i_nlink));
+}
+
+/*
+ * Unlink @p's dead sites onto @dead, disarmed (the caller syncs before
+ * freeing them); true if @p still has other sites to look at later.
+ */
+static bool pc_prune_probe(struct pc_probe *p, struct list_head *dead)
+{
+	struct pc_site *s, *tmp;
+
+	mutex_lock(&p->lock);
+	list_for_each_entry_safe(s, tmp, &p->sites, node) {
+		if (!pc_site_dead(s))
+			continue;
+		pc_site_disarm_nosync(s);
+		spin_lock(&p->sites_lock);
+		list_move(&s->node, dead);
+		atomic64_add(pc_site_hits(s), &p->pruned_hits);
+		spin_unlock(&p->sites_lock);
+		WRITE_ONCE(p->nr_sites, p->nr_sites - 1);
+	}
+	mutex_unlock(&p->lock);
+	return p->nr_sites > 1;
+}
+
+static void pc_prune_free(struct pc_probe *p, struct list_head *dead)
+{
+	struct pc_site *s, *tmp;
+
+	list_for_each_entry_safe(s, tmp, dead, node) {
+		/* Queued stale work holds a probe reference for the site. */
+		if (cancel_work_sync(&s->stale_work))
+			pc_probe_put(p);
+		pc_site_free(s);
+	}
+}
+
+/* Every probe with other sites, referenced, into @b. */
+static int pc_prune_collect(struct pc_batch *b)
+{
+	struct pc_probe *p;
+	int ret = 0;
+
+	mutex_lock(&pc_lock);
+	list_for_each_entry(p, &pc_probe_list, node) {
+		if (READ_ONCE(p->nr_sites) < 2)
+			continue;
+		ret = pc_batch_add(b, p);
+		if (ret)
+			break;
+		pc_probe_get(p);
+	}
+	mutex_unlock(&pc_lock);
+	return ret;
+}
+
+static void pc_prune_work(struct work_struct *work)
+{
+	struct pc_batch b = {};
+	bool again = false;
+	unsigned int i;
+	LIST_HEAD(dead);
+
+	/* Out of memory: try again next time, nothing is lost. */
+	again = pc_prune_collect(&b) != 0;
+	for (i = 0; i < b.n; i++) {
+		struct pc_probe *p = b.ent[i].p;
+
+		INIT_LIST_HEAD(&dead);
+		again |= pc_prune_probe(p, &dead);
+		if (list_empty(&dead))
+			continue;
+		pc_uprobe_unregister_sync();
+		pc_prune_free(p, &dead);
+	}
+	pc_batch_put(&b, 0);
+	if (again)
+		schedule_delayed_work(&pc_prune_dwork, PC_PRUNE_DELAY);
+}
+
+/* Module exit, every probe deleted: no site is left to look at. */
+void pc_site_exit(void)
+{
+	cancel_delayed_work_sync(&pc_prune_dwork);
 }

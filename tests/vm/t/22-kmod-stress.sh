@@ -1,7 +1,8 @@
 #!/bin/sh
 # The randomized lifecycle test (issue 26): for PC_STRESS_SECONDS (60 in make check;
 # make stress MINUTES=N) seeded workers interleave control writers (4: valid and
-# invalid add, add bursts, del, clear, count, nocount), perf (stat -a, record on a
+# invalid add, add bursts, del, clear, count, nocount, other sites of a probe by path
+# and through /proc/PID/map_files of a short-lived process), perf (stat -a, record on a
 # command, record -p), ftrace enables in the global buffer and in instances made and
 # removed, an eprobe and a hist trigger on random events, a BPF tracepoint program,
 # rewrites, touch, rename-over and overlayfs copy-up of the probed files, processes
@@ -66,11 +67,25 @@ rec() {
 	fi
 }
 
+# site_proc E K: a process running file K for 1 s, given to event E as a site
+# through its map_files (the site goes again once the process exits)
+site_proc() {
+	(sleep 1) | $(file $2) semwatch > /dev/null &
+	_p=$!
+	_r=""
+	for _i in 1 2 3 4 5 6 7 8 9 10; do
+		_r=$(awk '$6 ~ /^\/tmp\/rs\// { print $1; exit }' /proc/$_p/maps 2> /dev/null)
+		[ -n "$_r" ] && break
+		sleep 0.05
+	done
+	kctl "site rs:e$1 /proc/$_p/map_files/$_r"
+}
+
 writer() {
 	while [ "$(date +%s)" -lt "$END" ]; do
 		rnd $NE
 		e=$v
-		rnd 10
+		rnd 12
 		case $v in
 		0|1) op add kctl "add $(rec $e)" ;;
 		2) rnd 3
@@ -83,7 +98,11 @@ writer() {
 		4|5) op del kctl "del rs:e$e" ;;
 		6) op clear kctl clear ;;
 		7|8) op count kctl "count rs:e$e" ;;
-		*) op nocount kctl "nocount rs:e$e" ;;
+		9) op nocount kctl "nocount rs:e$e" ;;
+		10) rnd $NF
+		    op site kctl "site rs:e$e $(file $v)" ;;
+		*) rnd $NF
+		   op site-proc site_proc $e $v ;;
 		esac
 	done
 }
@@ -194,6 +213,7 @@ rmdir $TR/instances/rs* 2> /dev/null
 check "the module is loaded or loads" pc_load
 check "clear" kctl clear
 check_eq "listing empty, nothing armed" "0 0 " "$(cat $PC_SYSFS/nr_probes) $(cat $PC_SYSFS/nr_armed) $(cat $PC_LIST)"
+check_eq "no site left" "" "$(cat /proc/probecache_sites)"
 for i in 0 1 2 3; do
 	check "$(file $i): writable again (no write denial left)" sh -c ": >> $(file $i)"
 done

@@ -141,12 +141,26 @@ else
 	diag "no trace events here: ftrace and perf not run"
 fi
 
+# A site named through /proc/PID/ goes once nothing maps it: the deleted copy and the
+# namespace's (whose mount our reference would keep alive). Hits stay the probe's.
+# Before pruning (0c63295) both stayed listed until del.
+site_gone() {
+	[ -z "$(site_field pcfix:add "$1" site)" ]
+}
+hits=$(kget pcfix:add hits)
+exec 4>&- 5>&-
+wait $gn $ns
+check "the deleted copy's process exited: its site goes" wait_for 10 site_gone $GONE
+check "the namespace's process exited: its site goes" wait_for 10 site_gone $NSP
+check_eq "  the copies named by a path stay" "$S $D/copy $D/idle" \
+	"$(awk '$1 == "pcfix:add" { sub("path=", "", $NF); printf "%s%s", s, $NF; s = " " }' $SITES)"
+check_eq "  the probe keeps their hits" "$hits" "$(kget pcfix:add hits)"
 check "del pcfix:add" kctl "del pcfix:add"
 check_eq "its sites are gone" "" "$(site_field pcfix:add $D/copy site)"
 check "clear" kctl clear
 check_eq "sites listing empty" "" "$(cat $SITES)"
 check_eq "nothing armed" "0" "$(cat $PC_SYSFS/nr_armed)"
-exec 3>&- 4>&- 5>&-
+exec 3>&-
 wait
 check "rmmod" pc_unload
 check "the idle copy is writable after rmmod" sh -c ": >> $D/idle"
