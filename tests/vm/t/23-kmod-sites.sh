@@ -35,17 +35,6 @@ site_field() {
 		for (i = 2; i <= NF; i++) if (index($i, k) == 1) print substr($i, length(k) + 1) }' $SITES
 }
 
-# watch NAME CMD...: CMD (a pc_sdt hitwatch) reads /tmp/NAME.in (kept open on a new
-# fd), writes /tmp/NAME.out; its pid in $NAME
-watch() {
-	_n=$1
-	shift
-	mkfifo /tmp/$_n.in
-	: > /tmp/$_n.out
-	"$@" < /tmp/$_n.in > /tmp/$_n.out 2>&1 &
-	eval "$_n=$!"
-}
-
 # tick NAME N: NAME ticks N times; waits for its line
 tick() {
 	_w=$(($(wc -l < /tmp/$1.out) + 1))
@@ -57,13 +46,13 @@ check "insmod" pc_load
 check "define add" kctl "add p:pcfix/add $B $S:$OFF a=%di:s32"
 check "define tick (SDT + semaphore)" kctl "add p:pcfix/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick)"
 
-watch cp $D/copy hitwatch
+pc_watch cp $D/copy hitwatch
 exec 3> /tmp/cp.in
 cp_fd=3
-watch gn $D/gone hitwatch
+pc_watch gn $D/gone hitwatch
 exec 4> /tmp/gn.in
 gn_fd=4
-watch ns unshare -m sh -c "mount -t tmpfs none /tmp/nsmnt && cp $S /tmp/nsmnt/pc_sdt && exec /tmp/nsmnt/pc_sdt hitwatch"
+pc_watch ns unshare -m sh -c "mount -t tmpfs none /tmp/nsmnt && cp $S /tmp/nsmnt/pc_sdt && exec /tmp/nsmnt/pc_sdt hitwatch"
 exec 5> /tmp/ns.in
 ns_fd=5
 tick cp 0

@@ -17,17 +17,6 @@ mkdir -p $D /tmp/nsmnt37
 cp $S $D/copy
 cp $S $D/gone
 
-# watch NAME CMD...: CMD (a pc_sdt hitwatch) reads /tmp/NAME.in, writes /tmp/NAME.out;
-# its pid in $NAME
-watch() {
-	_n=$1
-	shift
-	mkfifo /tmp/$_n.in
-	: > /tmp/$_n.out
-	"$@" < /tmp/$_n.in > /tmp/$_n.out 2>&1 &
-	eval "$_n=$!"
-}
-
 # /tmp/ticks.sh N1 N2 N3 N4: the copies tick N1..N3 times (through fds 3-5), $S N4
 # times; it waits for the copies' lines. A script, so perf and pc_bpfcount can run it.
 {
@@ -43,11 +32,11 @@ trace_count() {
 	grep -c -- "-$1 .* tick: (" $TR/trace
 }
 
-watch cp $D/copy hitwatch
+pc_watch cp $D/copy hitwatch
 exec 3> /tmp/cp.in
-watch gn $D/gone hitwatch
+pc_watch gn $D/gone hitwatch
 exec 4> /tmp/gn.in
-watch ns unshare -m sh -c "mount -t tmpfs none /tmp/nsmnt37 && cp $S /tmp/nsmnt37/pc_sdt && exec /tmp/nsmnt37/pc_sdt hitwatch"
+pc_watch ns unshare -m sh -c "mount -t tmpfs none /tmp/nsmnt37 && cp $S /tmp/nsmnt37/pc_sdt && exec /tmp/nsmnt37/pc_sdt hitwatch"
 exec 5> /tmp/ns.in
 sh /tmp/ticks.sh 0 0 0 0
 rm $D/gone
