@@ -151,6 +151,7 @@ static bool pc_site_dead(struct pc_site *s)
 static bool pc_prune_probe(struct pc_probe *p, struct list_head *dead)
 {
 	struct pc_site *s, *tmp;
+	bool more;
 
 	mutex_lock(&p->lock);
 	list_for_each_entry_safe(s, tmp, &p->sites, node) {
@@ -163,8 +164,9 @@ static bool pc_prune_probe(struct pc_probe *p, struct list_head *dead)
 		spin_unlock(&p->sites_lock);
 		WRITE_ONCE(p->nr_sites, p->nr_sites - 1);
 	}
+	more = p->nr_sites > 1;
 	mutex_unlock(&p->lock);
-	return p->nr_sites > 1;
+	return more;
 }
 
 static void pc_prune_free(struct pc_probe *p, struct list_head *dead)
