@@ -8,7 +8,8 @@
  * sysfs layout (see Documentation/ABI/testing/sysfs-kernel-probecache):
  *
  *   /sys/kernel/probecache/control      0200  command file, one command per line
- *   /sys/kernel/probecache/last_error   0400  why the last rejected line was rejected
+ *   /sys/kernel/probecache/last_error   0400  why the reader's last rejected line was
+ *                                             rejected (else the latest rejection)
  *   /sys/kernel/probecache/version      0444  PROBECACHE_VERSION
  *   /sys/kernel/probecache/nr_probes    0444  number of defined probes
  *   /sys/kernel/probecache/nr_armed     0444  number of armed probes
@@ -64,7 +65,12 @@
  *
  * A write may carry many lines; each line is applied or rejected whole and
  * processing stops at the first rejected line, whose error is returned by
- * write() and described in last_error as "line L col C: FIELD: WHY".
+ * write() and described in last_error as "line L col C: FIELD: WHY" (one
+ * line). last_error is per process: read by the process (thread group)
+ * that wrote the line, it says why its own line was rejected, even if
+ * other writers were refused since; read by a process that was never
+ * refused, it shows the latest rejection of all. The latest rejections
+ * of the 16 most recently refused processes are kept.
  *
  * Exactly (control is a size-0 binary attribute, so a write() of any length
  * is accepted and handed to the module in chunks of at most PAGE_SIZE):
