@@ -78,6 +78,7 @@ struct pc_fetch_arg {
 	struct pc_arg arg;
 	s64 delta;	/* @+FILEOFF: elf_vaddr(FILEOFF) - elf_vaddr(OFFSET) */
 	u16 off;	/* of its field in the event record, after trace_entry */
+	u8 strings_after;	/* string args after it (fetch.c) */
 };
 
 struct pc_event;
@@ -205,7 +206,7 @@ void pc_arm_exit(void);
 
 /* fetch.c: an event record's layout and its values at a hit */
 #define PC_RECORD_MAX	3072	/* after trace_entry, strings included */
-int pc_fetch_layout(struct pc_probe *p);
+void pc_fetch_layout(struct pc_probe *p);
 unsigned int pc_fetch_record(const struct pc_probe *p, struct pt_regs *regs,
 			     unsigned long func, unsigned long ip, u8 *rec);
 

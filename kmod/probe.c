@@ -250,23 +250,31 @@ static int pc_probe_set_names(struct pc_probe *p, const struct pc_record *rec)
 static struct pc_probe *pc_probe_alloc(const struct pc_record *rec)
 {
 	struct pc_probe *p;
+	int ret = -ENOMEM;
 
 	p = kmem_cache_zalloc(pc_probe_cache, GFP_KERNEL);
 	if (!p)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	kref_init(&p->ref);
 	atomic_inc(&pc_live);
 	pc_arm_init_probe(p);
 	atomic_set(&p->state, PC_STATE_DEFINING);
 	p->hits = alloc_percpu(u64);
 	p->pathname = kmemdup_nul(rec->path, rec->path_len, GFP_KERNEL);
-	if (!p->hits || !p->pathname || pc_probe_copy_record(p, rec) ||
-	    pc_probe_set_names(p, rec) || pc_probe_set_text(p, rec) ||
-	    pc_fetch_layout(p) || pc_event_create(p)) {
-		pc_probe_put(p);
-		return NULL;
-	}
+	if (p->hits && p->pathname)
+		ret = pc_probe_copy_record(p, rec) ?:
+		      pc_probe_set_names(p, rec) ?: pc_probe_set_text(p, rec);
+	if (ret)
+		goto err_put;
+	pc_fetch_layout(p);
+	ret = pc_event_create(p);
+	if (ret)
+		goto err_put;
 	return p;
+
+err_put:
+	pc_probe_put(p);
+	return ERR_PTR(ret);
 }
 
 /*
@@ -416,9 +424,14 @@ struct pc_probe *pc_probe_prepare(const struct pc_record *rec,
 	int ret;
 
 	p = pc_probe_alloc(rec);
-	if (!p) {
-		pc_err_set(err, -ENOMEM, "event", "out of memory");
-		return ERR_PTR(-ENOMEM);
+	if (IS_ERR(p)) {
+		ret = PTR_ERR(p);
+		if (ret == -ENOMEM)
+			pc_err_set(err, ret, "event", "out of memory");
+		else
+			pc_err_set(err, ret, "event",
+				   "cannot set up the probe: error %d", ret);
+		return p;
 	}
 	mutex_lock(&pc_lock);
 	ret = pc_probe_check_room(p, err);

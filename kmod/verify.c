@@ -202,14 +202,16 @@ static void *pc_read_new(struct file *f, size_t len, u64 pos, const char *what,
 			 struct pc_err *err)
 {
 	void *buf = kvmalloc(len ? len : 1, GFP_KERNEL);
+	int ret;
 
 	if (!buf) {
 		pc_err_set(err, -ENOMEM, "path", "out of memory reading %s", what);
 		return ERR_PTR(-ENOMEM);
 	}
-	if (pc_read_at(f, buf, len, pos, what, err)) {
+	ret = pc_read_at(f, buf, len, pos, what, err);
+	if (ret) {
 		kvfree(buf);
-		return ERR_PTR(-EIO);
+		return ERR_PTR(ret);
 	}
 	return buf;
 }
@@ -373,8 +375,8 @@ static int pc_read_sdt_sects(struct file *f, const struct pc_elf_info *elf,
  * probe's nop is followed by the 10-byte nop the uprobe core optimizes (see
  * Documentation/design.md "USDT fast path"). Exactly that shift, only with
  * exactly those 11 bytes in the file, and only where the uprobe core
- * optimizes them: 0 and the probe's semaphore, else -ENOENT, or -EIO /
- * -EOPNOTSUPP with @err set (unreadable; a kernel that cannot use the site).
+ * optimizes them: 0 and the probe's semaphore, else -ENOENT, or another
+ * error with @err set (unreadable; a kernel that cannot use the site).
  */
 static int pc_sdt_fast_shift(struct file *f, const struct pc_record *rec,
 			     const struct pc_elf_info *elf,
@@ -395,8 +397,9 @@ static int pc_sdt_fast_shift(struct file *f, const struct pc_record *rec,
 		return -ENOENT;
 	if (!pc_elf_in_load(elf, rec->offset - 1, sizeof(site), PF_X))
 		return -ENOENT;
-	if (pc_read_at(f, site, sizeof(site), rec->offset - 1, "SDT site", err))
-		return -EIO;	/* err says why */
+	ret = pc_read_at(f, site, sizeof(site), rec->offset - 1, "SDT site", err);
+	if (ret)
+		return ret;
 	if (!pc_sdt_fast_site(site, sizeof(site)))
 		return -ENOENT;
 	/*
@@ -436,15 +439,15 @@ static int pc_sdt_site_sem(struct file *f, const struct pc_record *rec,
 			       ss->base_addr, pc, &sem, &why);
 	if (ret == -ENOENT)
 		ret = pc_sdt_fast_shift(f, rec, elf, ss, notes, &sem, err);
+	else if (ret)
+		pc_err_set(err, ret, "path", ".note.stapsdt: %s", why);
 	kvfree(notes);
-	if (ret == -EIO || ret == -EOPNOTSUPP)
-		return ret;	/* err says why */
 	if (ret == -ENOENT)
 		return pc_err_set(err, -ESTALE, "offset",
 				  "0x%llx is not an SDT probe of this file (no .note.stapsdt entry has it)",
 				  rec->offset);
 	if (ret)
-		return pc_err_set(err, ret, "path", ".note.stapsdt: %s", why);
+		return ret;	/* err says why */
 	*sem_off = 0;
 	if (sem && pc_elf_vaddr_to_off(elf, sem, sem_off))
 		return pc_err_set(err, -ERANGE, "ref_ctr",
@@ -484,10 +487,9 @@ static int pc_check_sdt(struct file *f, const struct pc_record *rec,
 	return 0;
 }
 
-static int pc_check_file(struct file *f, const struct pc_record *rec,
-			 struct pc_verified *v, struct pc_err *err)
+static int pc_check_content(struct file *f, const struct pc_record *rec,
+			    struct pc_verified *v, struct pc_err *err)
 {
-	const char *what;
 	int ret;
 
 	v->elf->file_size = v->ident.size;
@@ -500,10 +502,21 @@ static int pc_check_file(struct file *f, const struct pc_record *rec,
 	ret = pc_check_offsets(rec, v->elf, err);
 	if (ret)
 		return ret;
-	ret = pc_check_sdt(f, rec, v->elf, err);
-	if (ret)
-		return ret;
-	/* A writer racing with our reads would make them meaningless. */
+	return pc_check_sdt(f, rec, v->elf, err);
+}
+
+static int pc_check_file(struct file *f, const struct pc_record *rec,
+			 struct pc_verified *v, struct pc_err *err)
+{
+	const char *what;
+	int ret;
+
+	ret = pc_check_content(f, rec, v, err);
+	/*
+	 * A writer racing with our reads would make them meaningless, what
+	 * they found wrong included (a read cut short by a truncation): then
+	 * the change is the error.
+	 */
 	what = pc_ident_changed(&v->ident, v->inode);
 	if (what)
 		return pc_err_set(err, -EAGAIN, "path",
@@ -515,7 +528,7 @@ static int pc_check_file(struct file *f, const struct pc_record *rec,
 	if (d_real_inode(f->f_path.dentry) != v->inode)
 		return pc_err_set(err, -EAGAIN, "path",
 				  "copied up (overlayfs) while being verified");
-	return 0;
+	return ret;
 }
 
 /*

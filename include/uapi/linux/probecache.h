@@ -97,25 +97,29 @@
  *    running executable) until its last consumer goes, it is deleted or goes
  *    stale.
  *  - errno: EPERM not privileged, EBUSY too many writers have control open,
- *    EINVAL bad syntax or a bad field, E2BIG line too long or too many
+ *    ENOMEM out of memory, EINVAL bad syntax or a bad field (a path that is
+ *    a device, FIFO or socket included), E2BIG line too long or too many
  *    args, ENAMETOOLONG over-long name or path, ENOENT/EACCES/... the path
- *    cannot be opened, EISDIR directory, ENOEXEC not a usable ELF file, no
- *    build-id note or an ELF file of another machine, EACCES the file is
- *    on a noexec mount or a pseudo filesystem (sysfs, procfs, tracefs,
- *    debugfs), ETXTBSY the file is open for writing or mapped shared and
- *    writable, ESTALE build-id mismatch or an SDT record (group sdt_*, or
- *    any REFCTR) whose OFFSET is no probe of the file's .note.stapsdt or
- *    whose REFCTR is not that probe's semaphore, ERANGE OFFSET, REFCTR or
- *    @+FILEOFF outside the required PT_LOAD, ESRCH no such pid, EEXIST
- *    GROUP:EVENT exists (ours, or a trace event of uprobe_events, kprobe_events
- *    or a module), ENOSPC max_probes reached, EAGAIN file changed while being
- *    verified; del/count/nocount of an unknown probe (or one another writer
- *    deleted meanwhile): ENOENT; count of a probe whose add is still being
- *    published: ENOENT; del of a probe anything holds: EBUSY; any operation
- *    while a trigger or eprobe holds probecache:probecache_ctl: EBUSY;
- *    add while the module is being unloaded: ENODEV; count of a probe whose
- *    file changed since add: ESTALE (unless only its ctime moved, as chmod
- *    or setcap move it: count then re-proves the content and arms).
+ *    cannot be opened, EISDIR directory, ENOEXEC not a usable ELF file (one
+ *    shorter than its headers say included), no build-id note or an ELF
+ *    file of another machine, EACCES the file is on a noexec mount or a
+ *    pseudo filesystem (sysfs, procfs, tracefs, debugfs), ETXTBSY the file
+ *    is open for writing or mapped shared and writable, ESTALE build-id
+ *    mismatch or an SDT record (group sdt_*, or any REFCTR) whose OFFSET is
+ *    no probe of the file's .note.stapsdt or whose REFCTR is not that
+ *    probe's semaphore, ERANGE OFFSET, REFCTR or @+FILEOFF outside the
+ *    required PT_LOAD, ESRCH no such pid, EEXIST GROUP:EVENT exists (ours,
+ *    or a trace event of uprobe_events, kprobe_events or a module), ENOSPC
+ *    max_probes reached, EAGAIN file changed (or was copied up by
+ *    overlayfs) while being verified, whatever its reads found meanwhile;
+ *    a read error of the file: that error; del/count/nocount of an unknown
+ *    probe (or one another writer deleted meanwhile): ENOENT; count of a
+ *    probe whose add is still being published: ENOENT; del of a probe
+ *    anything holds: EBUSY; any operation while a trigger or eprobe holds
+ *    probecache:probecache_ctl: EBUSY; add while the module is being
+ *    unloaded: ENODEV; count of a probe whose file changed since add:
+ *    ESTALE (unless only its ctime moved, as chmod or setcap move it: count
+ *    then re-proves the content and arms).
  */
 #ifndef _UAPI_LINUX_PROBECACHE_H
 #define _UAPI_LINUX_PROBECACHE_H
