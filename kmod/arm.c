@@ -162,10 +162,59 @@ static int pc_register_error(const struct pc_probe *p, int ret,
 			  p->offset, ret);
 }
 
+/*
+ * Deny writes to @p's file while armed, as exec does to its file, and like
+ * exec (exe_file_deny_write_access()) not if @f, our open file, is under
+ * pre-content watches: their HSM fills the file by writing it when a
+ * process faults pages of it in (Documentation/design.md, "Write denial").
+ * PC_F_WRITE_DENIED says whether we did, so the allow matches the deny
+ * whatever the watches do meanwhile.
+ */
+static int pc_deny_writes(struct pc_probe *p, struct file *f,
+			  struct pc_err *err)
+{
+	if (pc_file_hsm(f))
+		return 0;
+	if (pc_inode_deny_write(p->inode))
+		return pc_err_set(err, -ETXTBSY, "path",
+				  "%s is open for writing (or mapped shared and writable); it cannot be armed until the writer is gone",
+				  p->pathname);
+	set_bit(PC_F_WRITE_DENIED, &p->flags);
+	return 0;
+}
+
+/* A failure to prove @p's content: stale, unless it may pass next time. */
+static int pc_arm_unproven(struct pc_probe *p, int ret)
+{
+	/* Not another build: out of memory, or raced by a writer. */
+	if (ret != -ENOMEM && ret != -EAGAIN)
+		atomic_set(&p->state, PC_STATE_STALE);
+	return ret;
+}
+
+/* Writes denied (but see above): is @f still the verified content? */
+static int pc_arm_prove(struct pc_probe *p, struct file *f,
+			struct pc_err *err)
+{
+	const char *what = pc_ident_changed(&p->ident, p->inode);
+
+	if (what && !strcmp(what, "ctime")) {
+		pc_ident_take(p->inode, &p->ident);
+		what = NULL;
+	}
+	if (what) {
+		atomic_set(&p->state, PC_STATE_STALE);
+		return pc_err_set(err, -ESTALE, "path",
+				  "%s changed since %s was defined (%s); state stale, nothing armed",
+				  p->pathname, p->name, what);
+	}
+	return pc_arm_unproven(p, pc_probe_reprove(p, f, err));
+}
+
 /* The file must still be the verified one, and stay so while armed. */
 static int pc_arm_check(struct pc_probe *p, struct pc_err *err)
 {
-	const char *what;
+	struct file *f;
 	int ret;
 
 	if (atomic_read(&p->state) == PC_STATE_DELETED)
@@ -186,33 +235,16 @@ static int pc_arm_check(struct pc_probe *p, struct pc_err *err)
 		return pc_err_set(err, -ESTALE, "path",
 				  "%s changed since %s was defined; delete and define it again",
 				  p->pathname, p->name);
-	ret = pc_inode_deny_write(p->inode);
+	f = pc_probe_open(p, err);
+	if (IS_ERR(f))
+		return pc_arm_unproven(p, PTR_ERR(f));
+	ret = pc_deny_writes(p, f, err);
+	if (!ret)
+		ret = pc_arm_prove(p, f, err);
+	fput(f);
 	if (ret)
-		return pc_err_set(err, ret, "path",
-				  "%s is open for writing (or mapped shared and writable); it cannot be armed until the writer is gone",
-				  p->pathname);
-	what = pc_ident_changed(&p->ident, p->inode);
-	if (what && !strcmp(what, "ctime")) {
-		pc_ident_take(p->inode, &p->ident);
-		what = NULL;
-	}
-	if (what) {
-		pc_inode_allow_write(p->inode);
-		atomic_set(&p->state, PC_STATE_STALE);
-		return pc_err_set(err, -ESTALE, "path",
-				  "%s changed since %s was defined (%s); state stale, nothing armed",
-				  p->pathname, p->name, what);
-	}
-	ret = pc_probe_reprove(p, err);
-	if (ret) {
-		pc_inode_allow_write(p->inode);
-		/* Not another build: out of memory, or raced by a writer. */
-		if (ret != -ENOMEM && ret != -EAGAIN)
-			atomic_set(&p->state, PC_STATE_STALE);
-		return ret;
-	}
-	set_bit(PC_F_WRITE_DENIED, &p->flags);
-	return 0;
+		pc_allow_writes(p);
+	return ret;
 }
 
 /* First consumer: re-check the file, then register on the verified inode. */

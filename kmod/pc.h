@@ -72,6 +72,7 @@ struct pc_verified {
 	struct inode *inode;		/* d_real_inode(), referenced */
 	struct pc_ident ident;
 	struct pc_elf_info *elf;	/* program headers, for translations */
+	bool write_denied;		/* not under pre-content watches */
 };
 
 struct pc_fetch_arg {
@@ -153,6 +154,8 @@ void pc_batch_put(struct pc_batch *b, unsigned int from);
  * Like exec: while a probe is armed its file cannot be opened for writing
  * (ETXTBSY), and a file open for writing cannot be armed. The counter is the
  * real inode's, which is what writes through any mount or overlay reach.
+ * Also like exec, not when the file we opened to read it is under
+ * pre-content watches (pc_file_hsm(); Documentation/design.md).
  */
 static inline int pc_inode_deny_write(struct inode *inode)
 {
@@ -167,9 +170,8 @@ static inline void pc_inode_allow_write(struct inode *inode)
 /* verify.c */
 int pc_verify(const struct pc_record *rec, const char *pathname,
 	      struct pc_verified *v, struct pc_err *err);
-int pc_reprove(const struct path *path, struct inode *inode,
-	       const struct cred *cred, const struct pc_record *rec,
-	       struct pc_err *err);
+int pc_reprove(struct file *f, struct inode *inode,
+	       const struct pc_record *rec, struct pc_err *err);
 int pc_ident_take(struct inode *inode, struct pc_ident *id);
 const char *pc_ident_changed(struct pc_ident *id, struct inode *inode);
 bool pc_ident_ctime_only(const struct pc_ident *id, struct inode *inode);
@@ -185,7 +187,8 @@ int pc_probe_clear(struct pc_err *err);
 int pc_probe_count(const char *group, const char *event, bool on,
 		   struct pc_err *err);
 void pc_probe_put(struct pc_probe *p);
-int pc_probe_reprove(struct pc_probe *p, struct pc_err *err);
+struct file *pc_probe_open(struct pc_probe *p, struct pc_err *err);
+int pc_probe_reprove(struct pc_probe *p, struct file *f, struct pc_err *err);
 const char *pc_probe_state(struct pc_probe *p);
 int pc_probe_init(void);
 void pc_probe_exit(void);

@@ -292,7 +292,8 @@ static int pc_probe_verify(struct pc_probe *p, const struct pc_record *rec,
 	if (ret)
 		return ret;
 	ret = pc_probe_set_args(p, rec, v.elf, err);
-	pc_inode_allow_write(v.inode);
+	if (v.write_denied)
+		pc_inode_allow_write(v.inode);
 	p->path = v.path;
 	p->inode = v.inode;
 	p->ident = v.ident;
@@ -301,8 +302,20 @@ static int pc_probe_verify(struct pc_probe *p, const struct pc_record *rec,
 	return ret;
 }
 
-/* What pc_reprove() checks of @p, as a record. */
-int pc_probe_reprove(struct pc_probe *p, struct pc_err *err)
+/* @p's file opened again, as its definer. */
+struct file *pc_probe_open(struct pc_probe *p, struct pc_err *err)
+{
+	struct file *f = dentry_open(&p->path, O_RDONLY | O_LARGEFILE, p->cred);
+
+	if (IS_ERR(f))
+		pc_err_set(err, PTR_ERR(f), "path",
+			   "cannot read %s again: error %ld", p->pathname,
+			   PTR_ERR(f));
+	return f;
+}
+
+/* What pc_reprove() checks of @p, as a record, read through @f. */
+int pc_probe_reprove(struct pc_probe *p, struct file *f, struct pc_err *err)
 {
 	struct pc_record *rec;
 	int ret;
@@ -315,7 +328,7 @@ int pc_probe_reprove(struct pc_probe *p, struct pc_err *err)
 	rec->build_id_len = p->build_id_len;
 	rec->offset = p->offset;
 	rec->ref_ctr_offset = p->ref_ctr_offset;
-	ret = pc_reprove(&p->path, p->inode, p->cred, rec, err);
+	ret = pc_reprove(f, p->inode, rec, err);
 	kfree(rec);
 	return ret;
 }

@@ -532,10 +532,11 @@ static int pc_check_file(struct file *f, const struct pc_record *rec,
 }
 
 /*
- * Open @pathname, deny writes to it, check it is a regular ELF file of this
- * machine whose build-id is the record's and whose segments contain the
- * record's offsets. On success @v holds references to the path and the real
- * inode and the write denial (pc_verified_release() drops all three).
+ * Open @pathname, deny writes to it (not under pre-content watches: see
+ * pc_file_hsm()), check it is a regular ELF file of this machine whose
+ * build-id is the record's and whose segments contain the record's offsets.
+ * On success @v holds references to the path and the real inode, and the
+ * write denial if v->write_denied.
  */
 int pc_verify(const struct pc_record *rec, const char *pathname,
 	      struct pc_verified *v, struct pc_err *err)
@@ -551,7 +552,8 @@ int pc_verify(const struct pc_record *rec, const char *pathname,
 	if (ret)
 		goto err_elf;
 	/* Before the first read: what we check is what stays. */
-	ret = pc_inode_deny_write(v->inode);
+	v->write_denied = !pc_file_hsm(f);
+	ret = v->write_denied ? pc_inode_deny_write(v->inode) : 0;
 	if (ret) {
 		pc_err_set(err, ret, "path",
 			   "%s is open for writing (or mapped shared and writable); it cannot be armed until the writer is gone",
@@ -568,7 +570,8 @@ int pc_verify(const struct pc_record *rec, const char *pathname,
 	return 0;
 
 err_deny:
-	pc_inode_allow_write(v->inode);
+	if (v->write_denied)
+		pc_inode_allow_write(v->inode);
 err_refs:
 	iput(v->inode);
 	path_put(&v->path);
@@ -579,39 +582,28 @@ err_elf:
 }
 
 /*
- * At arm, writes to @inode denied by the caller: is the file at @path still
- * what @rec was verified against? Size, mtime and ctime say so only as far
- * as nobody put them back (utimensat, a link count change re-baselining
- * ctime), so read the build-id again (and an SDT record's note) through a
- * file opened with the definer's @cred. Reads through an overlay whose file
- * was copied up since would prove the upper inode, not @inode: refused.
+ * At arm, writes to @inode denied by the caller (unless @f is under
+ * pre-content watches): is the file @f reads still what @rec was verified
+ * against? Size, mtime and ctime say so only as far as nobody put them back
+ * (utimensat, a link count change re-baselining ctime), so read the
+ * build-id again (and an SDT record's note) through @f, which the caller
+ * opened with the definer's credentials. Reads through an overlay whose
+ * file was copied up since would prove the upper inode, not @inode: refused.
  */
-int pc_reprove(const struct path *path, struct inode *inode,
-	       const struct cred *cred, const struct pc_record *rec,
-	       struct pc_err *err)
+int pc_reprove(struct file *f, struct inode *inode,
+	       const struct pc_record *rec, struct pc_err *err)
 {
 	struct pc_verified v = { .inode = inode };
-	struct file *f;
 	int ret;
 
-	f = dentry_open(path, O_RDONLY | O_LARGEFILE, cred);
-	if (IS_ERR(f))
-		return pc_err_set(err, PTR_ERR(f), "path",
-				  "cannot read it again: error %ld", PTR_ERR(f));
-	ret = -ESTALE;
-	if (d_real_inode(f->f_path.dentry) != inode) {
-		pc_err_set(err, ret, "path",
-			   "copied up (overlayfs) since it was verified");
-		goto out;
-	}
-	ret = -ENOMEM;
+	if (d_real_inode(f->f_path.dentry) != inode)
+		return pc_err_set(err, -ESTALE, "path",
+				  "copied up (overlayfs) since it was verified");
 	v.elf = kzalloc(sizeof(*v.elf), GFP_KERNEL);
 	if (!v.elf)
-		goto out;
+		return -ENOMEM;
 	pc_ident_take(inode, &v.ident);
 	ret = pc_check_file(f, rec, &v, err);
 	kfree(v.elf);
-out:
-	fput(f);
 	return ret;
 }

@@ -5,6 +5,11 @@
 #     bad line of their own and reading last_error right after read each
 #     other's error (6.1, before the fix: 7 and 9 of 400 reads were the other
 #     writer's). Its trailing "\n\n" (issue 26) had gone with 8389663: checked.
+#  2. an HSM (fanotify pre-content watches) fills a file on access by
+#     writing it; exec lets it (exe_file_deny_write_access(), 6.14+), the
+#     module denied it while verifying and while armed, so the HSM could not
+#     fill what the verification, the arming or a process's exec read
+#     (7.3, before the fix: its opens for writing got ETXTBSY).
 #  3. errno drift from the ABI: a file cut short while being verified (an
 #     overlayfs copy-up of a shorter file) failed with EIO, the errno of no
 #     documented case, while last_error said "truncated ELF" (6.1, before the
@@ -53,6 +58,39 @@ check_eq "a process that never wrote: the most recent error" \
 	"line 1 col 5: group: no probe solo:nope" "$(kerr)"
 check_eq "  ends in exactly one newline" "6f70650a" \
 	"$(cat $PC_SYSFS/last_error | tail -c 4 | od -A n -t x1 | tr -d ' \n')"
+
+# 2. A file with pre-content watches when the module opens it is, as exec
+# treats it, not write-denied: its HSM can fill it while it is read. Kernels
+# before 6.14 have no pre-content events; the debug kernel no fanotify.
+if pc_disk ext4 > /dev/null; then
+	F=/mnt/ext4/abi_hsm
+	cp $S $F
+	$PCF/pc_harden hsm $F $(pc_scaled 30) > /tmp/abi_hsm.out &
+	hs=$!
+	wait_for 10 grep -q 'watching\|no pre-content' /tmp/abi_hsm.out
+	if grep -q watching /tmp/abi_hsm.out; then
+		check "define and count abi/hsm on a file an HSM watches" \
+			kctl "add p:abi/hsm $B $F:$OFF" "count abi:hsm"
+		check_eq "  armed" "armed" "$(kget abi:hsm state)"
+		$F loop 3 > /dev/null
+		check_eq "  a process running it hits 3 times" "3" "$(kget abi:hsm hits)"
+		kill $hs
+		wait $hs 2> /dev/null
+		check "  the HSM was asked to fill it" grep -q 'fill' /tmp/abi_hsm.out
+		check_eq "  and could open it for writing every time (verify, arm, exec)" "" \
+			"$(grep '^fill' /tmp/abi_hsm.out | grep -v 'fill ok' | sort | uniq -c)"
+		kctl "nocount abi:hsm"
+		check "count again once nothing watches it" kctl "count abi:hsm"
+		check "  writes denied again (ETXTBSY)" sh -c "! cat /dev/null >> $F"
+		kctl "nocount abi:hsm" "del abi:hsm"
+	else
+		kill $hs 2> /dev/null
+		diag "$(cat /tmp/abi_hsm.out): the HSM exception is checked where there are (7.3)"
+	fi
+	rm -f $F
+else
+	diag "no ext4 disk: the HSM exception is not checked"
+fi
 
 # 3. errnos and values as the ABI documents them.
 # A copy-up while the lower file is verified sends the reads to the upper
