@@ -65,6 +65,7 @@ check_eq "  ends in exactly one newline" "6f70650a" \
 if pc_disk ext4 > /dev/null; then
 	F=/mnt/ext4/abi_hsm
 	cp $S $F
+	: > /tmp/abi_hsm.out
 	$PCF/pc_harden hsm $F $(pc_scaled 30) > /tmp/abi_hsm.out &
 	hs=$!
 	wait_for 10 grep -q 'watching\|no pre-content' /tmp/abi_hsm.out
