@@ -203,39 +203,71 @@ static void pc_site_set_stale(struct pc_site *s)
 		WRITE_ONCE(s->stale, true);
 }
 
-/* The site's file must still be the verified one, and stay so while armed. */
-static int pc_site_check(struct pc_site *s, struct pc_err *err)
+/*
+ * Deny writes to @s's file while armed, as exec does to its file, and like
+ * exec (exe_file_deny_write_access()) not if @f, our open file, is under
+ * pre-content watches: their HSM fills the file by writing it when a
+ * process faults pages of it in (Documentation/design.md, "Write denial").
+ * PC_F_WRITE_DENIED says whether we did, so the allow matches the deny
+ * whatever the watches do meanwhile.
+ */
+static int pc_deny_writes(struct pc_site *s, struct file *f,
+			  struct pc_err *err)
 {
-	const char *what;
-	int ret;
-
-	ret = pc_inode_deny_write(s->inode);
-	if (ret)
-		return pc_err_set(err, ret, "path",
+	if (pc_file_hsm(f))
+		return 0;
+	if (pc_inode_deny_write(s->inode))
+		return pc_err_set(err, -ETXTBSY, "path",
 				  "%s is open for writing (or mapped shared and writable); it cannot be armed until the writer is gone",
 				  s->pathname);
-	what = pc_ident_changed(&s->ident, s->inode);
+	set_bit(PC_F_WRITE_DENIED, &s->flags);
+	return 0;
+}
+
+/* A failure to prove @s's content: stale, unless it may pass next time. */
+static int pc_arm_unproven(struct pc_site *s, int ret)
+{
+	/* Not another build: out of memory, or raced by a writer. */
+	if (ret != -ENOMEM && ret != -EAGAIN)
+		pc_site_set_stale(s);
+	return ret;
+}
+
+/* Writes denied (but see above): is @f still the verified content? */
+static int pc_arm_prove(struct pc_site *s, struct file *f,
+			struct pc_err *err)
+{
+	const char *what = pc_ident_changed(&s->ident, s->inode);
+
 	if (what && !strcmp(what, "ctime")) {
 		pc_ident_take(s->inode, &s->ident);
 		what = NULL;
 	}
 	if (what) {
-		pc_inode_allow_write(s->inode);
 		pc_site_set_stale(s);
 		return pc_err_set(err, -ESTALE, "path",
 				  "%s changed since %s was defined (%s); state stale, nothing armed",
 				  s->pathname, s->p->name, what);
 	}
-	ret = pc_site_reprove(s, err);
-	if (ret) {
-		pc_inode_allow_write(s->inode);
-		/* Not another build: out of memory, or raced by a writer. */
-		if (ret != -ENOMEM && ret != -EAGAIN)
-			pc_site_set_stale(s);
-		return ret;
-	}
-	set_bit(PC_F_WRITE_DENIED, &s->flags);
-	return 0;
+	return pc_arm_unproven(s, pc_site_reprove(s, f, err));
+}
+
+/* The site's file must still be the verified one, and stay so while armed. */
+static int pc_site_check(struct pc_site *s, struct pc_err *err)
+{
+	struct file *f;
+	int ret;
+
+	f = pc_site_open(s, err);
+	if (IS_ERR(f))
+		return pc_arm_unproven(s, PTR_ERR(f));
+	ret = pc_deny_writes(s, f, err);
+	if (!ret)
+		ret = pc_arm_prove(s, f, err);
+	fput(f);
+	if (ret)
+		pc_allow_writes(s);
+	return ret;
 }
 
 /* Register the checked site on its verified inode. */

@@ -155,6 +155,20 @@ static inline bool pc_mapping_readable(const struct address_space *mapping)
 #endif
 }
 
+/*
+ * @f was opened while fanotify pre-content watches were on its file (6.14+):
+ * a hierarchical storage manager fills the content on access by writing it,
+ * so exec does not deny writes to such a file (exe_file_deny_write_access()).
+ */
+static inline bool pc_file_hsm(const struct file *f)
+{
+#ifdef PC_HAVE_FMODE_FSNOTIFY_HSM
+	return FMODE_FSNOTIFY_HSM(f->f_mode);
+#else
+	return false;
+#endif
+}
+
 /* bin_attribute callbacks take a const attribute since 6.17. */
 #ifdef PC_HAVE_BIN_ATTR_CONST
 #define pc_bin_attr_const	const

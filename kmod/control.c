@@ -146,10 +146,10 @@ static void pc_writers_reap(void)
 }
 
 /*
- * The writer of @file, created on its first write(); returned locked. It
- * cannot be reaped while we wait for its lock: a write() in flight holds
- * the file (the fd table's reference, or fdget's), so only we are not the
- * last holder.
+ * The writer of @file, created on its first write(); returned locked, or
+ * ERR_PTR(-EBUSY) when PC_MAX_WRITERS are open. It cannot be reaped while
+ * we wait for its lock: a write() in flight holds the file (the fd table's
+ * reference, or fdget's), so only we are not the last holder.
  */
 static struct pc_writer *pc_writer_get(struct file *file)
 {
@@ -160,19 +160,21 @@ static struct pc_writer *pc_writer_get(struct file *file)
 		if (w->file == file)
 			goto unlock;
 	pc_writers_reap();
-	w = NULL;
+	w = ERR_PTR(-EBUSY);
 	if (pc_nr_writers >= PC_MAX_WRITERS)
 		goto unlock;
 	w = kzalloc(sizeof(*w), GFP_KERNEL);
-	if (!w)
+	if (!w) {
+		w = ERR_PTR(-ENOMEM);
 		goto unlock;
+	}
 	mutex_init(&w->lock);
 	w->file = get_file(file);
 	list_add(&w->node, &pc_writers);
 	pc_nr_writers++;
 unlock:
 	mutex_unlock(&pc_writers_lock);
-	if (w)
+	if (!IS_ERR(w))
 		mutex_lock(&w->lock);
 	return w;
 }
@@ -283,9 +285,9 @@ ssize_t pc_control_write(struct file *file, const char *buf, loff_t off,
 	if (!cmd)
 		return -ENOMEM;
 	w = pc_writer_get(file);
-	if (!w) {
+	if (IS_ERR(w)) {
 		kfree(cmd);
-		return -EBUSY;
+		return PTR_ERR(w);
 	}
 	ret = pc_ctl_consume(w, buf, off, count, cmd);
 	mutex_unlock(&w->lock);

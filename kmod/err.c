@@ -7,7 +7,9 @@
  * writers of control read back), and the log for a probe that cannot arm.
  */
 #include <linux/kernel.h>
+#include <linux/pid.h>
 #include <linux/printk.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
@@ -15,9 +17,28 @@
 #include "pc.h"
 #include "writer.h"
 
-/* last_error: a spinlock, so reading it never waits for a verification. */
+/*
+ * last_error answers the process reading it: a writer reads it back right
+ * after its write() failed, and another writer's error in between must not
+ * take its place. So the last few errors are kept, each with the thread
+ * group that made it (its struct pid, referenced: the number may be reused
+ * by a new process, the pointer cannot while we hold it). A reader gets its
+ * own, else the most recent of all, which is what a reader that wrote
+ * nothing (a shell's cat after a helper's write) always had. A new writer
+ * takes the oldest entry. A spinlock: reading never waits for a
+ * verification.
+ */
+#define PC_LAST_ERRORS	16
+
+struct pc_last_error {
+	struct pid *tgid;		/* referenced; NULL: unused */
+	u64 seq;			/* larger is more recent */
+	char msg[PC_WHY_MAX + 128];
+};
+
 static DEFINE_SPINLOCK(pc_last_error_lock);
-static char pc_last_error[PC_WHY_MAX + 128];
+static struct pc_last_error pc_last_errors[PC_LAST_ERRORS];
+static u64 pc_last_error_seq;
 
 int pc_err_set(struct pc_err *err, int ret, const char *field,
 	       const char *fmt, ...)
@@ -104,23 +125,70 @@ unsigned int pc_field_col(const char *line, size_t len,
 	return s + 1;
 }
 
+/* @tgid's entry, else the oldest (an unused one is oldest). */
+static struct pc_last_error *pc_last_error_slot(const struct pid *tgid)
+{
+	struct pc_last_error *e, *old = pc_last_errors;
+
+	lockdep_assert_held(&pc_last_error_lock);
+	for (e = pc_last_errors; e < pc_last_errors + PC_LAST_ERRORS; e++) {
+		if (e->tgid == tgid)
+			return e;
+		if (e->seq < old->seq)
+			old = e;
+	}
+	return old;
+}
+
 void pc_ctl_error(const struct pc_writer *w, const struct pc_err *err)
 {
-	char msg[sizeof(pc_last_error)];
+	struct pid *tgid = get_pid(task_tgid(current)), *old;
+	char msg[sizeof(pc_last_errors[0].msg)];
+	struct pc_last_error *e;
 
 	scnprintf(msg, sizeof(msg), "line %u col %u: %s: %s", w->line, err->col,
 		  err->field ? err->field : "line", err->why);
 	spin_lock(&pc_last_error_lock);
-	strscpy(pc_last_error, msg, sizeof(pc_last_error));
+	e = pc_last_error_slot(tgid);
+	old = e->tgid;
+	e->tgid = tgid;
+	e->seq = ++pc_last_error_seq;
+	strscpy(e->msg, msg, sizeof(e->msg));
 	spin_unlock(&pc_last_error_lock);
+	put_pid(old);	/* the evicted writer's, or our second reference */
 }
 
+/* In the reader's context (sysfs show): its own error, else the latest. */
 ssize_t pc_last_error_show(char *buf)
 {
-	ssize_t n;
+	const struct pid *tgid = task_tgid(current);
+	struct pc_last_error *e, *pick = NULL;
+	ssize_t n = 0;
 
 	spin_lock(&pc_last_error_lock);
-	n = pc_last_error[0] ? sysfs_emit(buf, "%s\n", pc_last_error) : 0;
+	for (e = pc_last_errors; e < pc_last_errors + PC_LAST_ERRORS; e++) {
+		if (!e->tgid)
+			continue;
+		if (e->tgid == tgid) {
+			pick = e;
+			break;
+		}
+		if (!pick || e->seq > pick->seq)
+			pick = e;
+	}
+	if (pick)
+		n = sysfs_emit(buf, "%s\n", pick->msg);
 	spin_unlock(&pc_last_error_lock);
 	return n;
+}
+
+/* At unload, once last_error and control are gone. */
+void pc_last_error_exit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < PC_LAST_ERRORS; i++) {
+		put_pid(pc_last_errors[i].tgid);
+		pc_last_errors[i] = (struct pc_last_error){};
+	}
 }

@@ -38,5 +38,6 @@ unsigned int pc_field_col(const char *line, size_t len,
 /* last_error: what the writers of control read back (sysfs.c shows it). */
 void pc_ctl_error(const struct pc_writer *w, const struct pc_err *err);
 ssize_t pc_last_error_show(char *buf);
+void pc_last_error_exit(void);
 
 #endif /* _PC_ERR_H */

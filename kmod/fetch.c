@@ -16,11 +16,16 @@
 #include "pc.h"
 #include "regs.h"
 
-/* Offsets are from the end of trace_entry; a string's field is its u32 loc. */
-int pc_fetch_layout(struct pc_probe *p)
+/*
+ * Offsets are from the end of trace_entry; a string's field is its u32 loc.
+ * The largest fixed part, with a byte for each string's NUL, always fits.
+ */
+void pc_fetch_layout(struct pc_probe *p)
 {
-	unsigned int i, size, off;
+	unsigned int i, size, off, strings = 0;
 
+	BUILD_BUG_ON((2 + PROBECACHE_MAX_ARGS) * sizeof(u64) +
+		     PROBECACHE_MAX_ARGS > PC_RECORD_MAX);
 	off = (p->retprobe ? 2 : 1) * sizeof(unsigned long);
 	for (i = 0; i < p->nargs; i++) {
 		size = pc_type_size(p->args[i].arg.type);
@@ -32,10 +37,13 @@ int pc_fetch_layout(struct pc_probe *p)
 	}
 	p->fixed_size = off;
 	p->nofault = true;
-	for (i = 0; i < p->nargs; i++)
+	for (i = p->nargs; i-- > 0; ) {
+		p->args[i].strings_after = strings;
+		if (p->args[i].arg.type == PC_T_STRING)
+			strings++;
 		if (p->args[i].arg.nderef || p->args[i].arg.type == PC_T_STRING)
 			p->nofault = false;
-	return off < PC_RECORD_MAX ? 0 : -E2BIG;
+	}
 }
 
 static u64 pc_base(const struct pc_fetch_arg *fa, struct pt_regs *regs,
@@ -87,15 +95,17 @@ static int pc_walk(const struct pc_arg *a, u64 *addr)
 /*
  * Copy the string at @addr to @rec + *@dyn and point the field at it
  * (length in the high 16 bits, offset from the record start in the low
- * ones); length 0 marks a fault, as trace_probe does.
+ * ones); length 0 marks a fault, as trace_probe does. @keep bytes stay for
+ * the NULs of the strings after it, so one the record has no room left for
+ * is cut, to "" at worst: never shown as a fault it was not.
  */
-static void pc_fetch_str(u64 addr, u8 *rec, unsigned int *dyn, u32 *loc)
+static void pc_fetch_str(u64 addr, unsigned int keep, u8 *rec,
+			 unsigned int *dyn, u32 *loc)
 {
-	unsigned int room = PC_RECORD_MAX - *dyn;
-	long n = -EFAULT;
+	unsigned int room = min_t(unsigned int, PC_RECORD_MAX - *dyn - keep,
+				  PROBECACHE_STRING_MAX + 1);
+	long n = 0;
 
-	if (room > PROBECACHE_STRING_MAX + 1)
-		room = PROBECACHE_STRING_MAX + 1;
 	if (room > 1)
 		n = strncpy_from_user((char *)rec + *dyn,
 				      (const char __user *)(uintptr_t)addr,
@@ -121,7 +131,7 @@ static void pc_fetch_one(const struct pc_fetch_arg *fa, struct pt_regs *regs,
 		if (ret < 0)
 			loc = (sizeof(struct trace_entry) + *dyn) & 0xffff;
 		else
-			pc_fetch_str(addr, rec, dyn, &loc);
+			pc_fetch_str(addr, fa->strings_after, rec, dyn, &loc);
 		memcpy(rec + fa->off, &loc, sizeof(loc));
 		return;
 	}

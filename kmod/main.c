@@ -68,6 +68,7 @@ static int __init pc_init(void)
 
 err_sysfs:
 	pc_sysfs_exit();
+	pc_last_error_exit();
 err_probe:
 	pc_probe_exit();
 err_event:
@@ -86,6 +87,7 @@ static void __exit pc_exit(void)
 	WARN(pc_probe_clear(&err), "%s\n", err.why);
 	pc_probe_exit();
 	pc_sysfs_exit();
+	pc_last_error_exit();
 	pc_event_exit();
 }
 

@@ -72,12 +72,14 @@ struct pc_verified {
 	struct inode *inode;		/* d_real_inode(), referenced */
 	struct pc_ident ident;
 	struct pc_elf_info *elf;	/* program headers, for translations */
+	bool write_denied;		/* not under pre-content watches */
 };
 
 struct pc_fetch_arg {
 	struct pc_arg arg;
 	s64 delta;	/* @+FILEOFF: elf_vaddr(FILEOFF) - elf_vaddr(OFFSET) */
 	u16 off;	/* of its field in the event record, after trace_entry */
+	u8 strings_after;	/* string args after it (fetch.c) */
 };
 
 struct pc_event;
@@ -173,6 +175,8 @@ void pc_batch_put(struct pc_batch *b, unsigned int from);
  * Like exec: while a probe is armed its file cannot be opened for writing
  * (ETXTBSY), and a file open for writing cannot be armed. The counter is the
  * real inode's, which is what writes through any mount or overlay reach.
+ * Also like exec, not when the file we opened to read it is under
+ * pre-content watches (pc_file_hsm(); Documentation/design.md).
  */
 static inline int pc_inode_deny_write(struct inode *inode)
 {
@@ -187,9 +191,8 @@ static inline void pc_inode_allow_write(struct inode *inode)
 /* verify.c */
 int pc_verify(const struct pc_record *rec, const char *pathname,
 	      struct pc_verified *v, struct pc_err *err);
-int pc_reprove(const struct path *path, struct inode *inode,
-	       const struct cred *cred, const struct pc_record *rec,
-	       struct pc_err *err);
+int pc_reprove(struct file *f, struct inode *inode,
+	       const struct pc_record *rec, struct pc_err *err);
 int pc_ident_take(struct inode *inode, struct pc_ident *id);
 const char *pc_ident_changed(struct pc_ident *id, struct inode *inode);
 bool pc_ident_ctime_only(const struct pc_ident *id, struct inode *inode);
@@ -207,7 +210,8 @@ int pc_probe_count(const char *group, const char *event, bool on,
 void pc_probe_put(struct pc_probe *p);
 struct pc_probe *pc_probe_lookup(const char *group, const char *event,
 				 struct pc_err *err);
-int pc_site_reprove(struct pc_site *s, struct pc_err *err);
+struct file *pc_site_open(struct pc_site *s, struct pc_err *err);
+int pc_site_reprove(struct pc_site *s, struct file *f, struct pc_err *err);
 const char *pc_probe_state(struct pc_probe *p);
 int pc_probe_init(void);
 void pc_probe_exit(void);
@@ -234,7 +238,7 @@ void pc_arm_exit(void);
 
 /* fetch.c: an event record's layout and its values at a hit */
 #define PC_RECORD_MAX	3072	/* after trace_entry, strings included */
-int pc_fetch_layout(struct pc_probe *p);
+void pc_fetch_layout(struct pc_probe *p);
 unsigned int pc_fetch_record(const struct pc_probe *p, struct pt_regs *regs,
 			     unsigned long func, unsigned long ip, u8 *rec);
 

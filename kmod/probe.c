@@ -274,23 +274,31 @@ static int pc_probe_set_names(struct pc_probe *p, const struct pc_record *rec)
 static struct pc_probe *pc_probe_alloc(const struct pc_record *rec)
 {
 	struct pc_probe *p;
+	int ret = -ENOMEM;
 
 	p = kmem_cache_zalloc(pc_probe_cache, GFP_KERNEL);
 	if (!p)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	kref_init(&p->ref);
 	atomic_inc(&pc_live);
 	pc_arm_init_probe(p);
 	atomic_set(&p->state, PC_STATE_DEFINING);
 	p->site.hits = alloc_percpu(u64);
 	p->site.pathname = kmemdup_nul(rec->path, rec->path_len, GFP_KERNEL);
-	if (!p->site.hits || !p->site.pathname || pc_probe_copy_record(p, rec) ||
-	    pc_probe_set_names(p, rec) || pc_probe_set_text(p, rec) ||
-	    pc_fetch_layout(p) || pc_event_create(p)) {
-		pc_probe_put(p);
-		return NULL;
-	}
+	if (p->site.hits && p->site.pathname)
+		ret = pc_probe_copy_record(p, rec) ?:
+		      pc_probe_set_names(p, rec) ?: pc_probe_set_text(p, rec);
+	if (ret)
+		goto err_put;
+	pc_fetch_layout(p);
+	ret = pc_event_create(p);
+	if (ret)
+		goto err_put;
 	return p;
+
+err_put:
+	pc_probe_put(p);
+	return ERR_PTR(ret);
 }
 
 /*
@@ -308,7 +316,8 @@ static int pc_probe_verify(struct pc_probe *p, const struct pc_record *rec,
 	if (ret)
 		return ret;
 	ret = pc_probe_set_args(p, rec, v.elf, err);
-	pc_inode_allow_write(v.inode);
+	if (v.write_denied)
+		pc_inode_allow_write(v.inode);
 	p->site.path = v.path;
 	p->site.inode = v.inode;
 	p->site.ident = v.ident;
@@ -333,14 +342,28 @@ struct pc_record *pc_probe_record(const struct pc_probe *p)
 	return rec;
 }
 
-int pc_site_reprove(struct pc_site *s, struct pc_err *err)
+/* @s's file opened again, as the probe's definer. */
+struct file *pc_site_open(struct pc_site *s, struct pc_err *err)
+{
+	struct file *f = dentry_open(&s->path, O_RDONLY | O_LARGEFILE,
+				     s->p->cred);
+
+	if (IS_ERR(f))
+		pc_err_set(err, PTR_ERR(f), "path",
+			   "cannot read %s again: error %ld", s->pathname,
+			   PTR_ERR(f));
+	return f;
+}
+
+/* What pc_reprove() checks of @s's file, read through @f. */
+int pc_site_reprove(struct pc_site *s, struct file *f, struct pc_err *err)
 {
 	struct pc_record *rec = pc_probe_record(s->p);
 	int ret;
 
 	if (!rec)
 		return pc_err_set(err, -ENOMEM, "event", "out of memory");
-	ret = pc_reprove(&s->path, s->inode, s->p->cred, rec, err);
+	ret = pc_reprove(f, s->inode, rec, err);
 	kfree(rec);
 	return ret;
 }
@@ -449,9 +472,14 @@ struct pc_probe *pc_probe_prepare(const struct pc_record *rec,
 	int ret;
 
 	p = pc_probe_alloc(rec);
-	if (!p) {
-		pc_err_set(err, -ENOMEM, "event", "out of memory");
-		return ERR_PTR(-ENOMEM);
+	if (IS_ERR(p)) {
+		ret = PTR_ERR(p);
+		if (ret == -ENOMEM)
+			pc_err_set(err, ret, "event", "out of memory");
+		else
+			pc_err_set(err, ret, "event",
+				   "cannot set up the probe: error %d", ret);
+		return p;
 	}
 	mutex_lock(&pc_lock);
 	ret = pc_probe_check_room(p, err);

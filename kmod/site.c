@@ -53,7 +53,8 @@ static struct pc_site *pc_site_new(struct pc_probe *p, const char *pathname,
 	if (ret)
 		goto err_free;
 	/* As for the probe's own file: denied again only while armed. */
-	pc_inode_allow_write(v.inode);
+	if (v.write_denied)
+		pc_inode_allow_write(v.inode);
 	s->path = v.path;
 	s->inode = v.inode;
 	s->ident = v.ident;

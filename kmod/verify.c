@@ -202,14 +202,16 @@ static void *pc_read_new(struct file *f, size_t len, u64 pos, const char *what,
 			 struct pc_err *err)
 {
 	void *buf = kvmalloc(len ? len : 1, GFP_KERNEL);
+	int ret;
 
 	if (!buf) {
 		pc_err_set(err, -ENOMEM, "path", "out of memory reading %s", what);
 		return ERR_PTR(-ENOMEM);
 	}
-	if (pc_read_at(f, buf, len, pos, what, err)) {
+	ret = pc_read_at(f, buf, len, pos, what, err);
+	if (ret) {
 		kvfree(buf);
-		return ERR_PTR(-EIO);
+		return ERR_PTR(ret);
 	}
 	return buf;
 }
@@ -373,8 +375,8 @@ static int pc_read_sdt_sects(struct file *f, const struct pc_elf_info *elf,
  * probe's nop is followed by the 10-byte nop the uprobe core optimizes (see
  * Documentation/design.md "USDT fast path"). Exactly that shift, only with
  * exactly those 11 bytes in the file, and only where the uprobe core
- * optimizes them: 0 and the probe's semaphore, else -ENOENT, or -EIO /
- * -EOPNOTSUPP with @err set (unreadable; a kernel that cannot use the site).
+ * optimizes them: 0 and the probe's semaphore, else -ENOENT, or another
+ * error with @err set (unreadable; a kernel that cannot use the site).
  */
 static int pc_sdt_fast_shift(struct file *f, const struct pc_record *rec,
 			     const struct pc_elf_info *elf,
@@ -395,8 +397,9 @@ static int pc_sdt_fast_shift(struct file *f, const struct pc_record *rec,
 		return -ENOENT;
 	if (!pc_elf_in_load(elf, rec->offset - 1, sizeof(site), PF_X))
 		return -ENOENT;
-	if (pc_read_at(f, site, sizeof(site), rec->offset - 1, "SDT site", err))
-		return -EIO;	/* err says why */
+	ret = pc_read_at(f, site, sizeof(site), rec->offset - 1, "SDT site", err);
+	if (ret)
+		return ret;
 	if (!pc_sdt_fast_site(site, sizeof(site)))
 		return -ENOENT;
 	/*
@@ -436,15 +439,15 @@ static int pc_sdt_site_sem(struct file *f, const struct pc_record *rec,
 			       ss->base_addr, pc, &sem, &why);
 	if (ret == -ENOENT)
 		ret = pc_sdt_fast_shift(f, rec, elf, ss, notes, &sem, err);
+	else if (ret)
+		pc_err_set(err, ret, "path", ".note.stapsdt: %s", why);
 	kvfree(notes);
-	if (ret == -EIO || ret == -EOPNOTSUPP)
-		return ret;	/* err says why */
 	if (ret == -ENOENT)
 		return pc_err_set(err, -ESTALE, "offset",
 				  "0x%llx is not an SDT probe of this file (no .note.stapsdt entry has it)",
 				  rec->offset);
 	if (ret)
-		return pc_err_set(err, ret, "path", ".note.stapsdt: %s", why);
+		return ret;	/* err says why */
 	*sem_off = 0;
 	if (sem && pc_elf_vaddr_to_off(elf, sem, sem_off))
 		return pc_err_set(err, -ERANGE, "ref_ctr",
@@ -484,10 +487,9 @@ static int pc_check_sdt(struct file *f, const struct pc_record *rec,
 	return 0;
 }
 
-static int pc_check_file(struct file *f, const struct pc_record *rec,
-			 struct pc_verified *v, struct pc_err *err)
+static int pc_check_content(struct file *f, const struct pc_record *rec,
+			    struct pc_verified *v, struct pc_err *err)
 {
-	const char *what;
 	int ret;
 
 	v->elf->file_size = v->ident.size;
@@ -500,10 +502,21 @@ static int pc_check_file(struct file *f, const struct pc_record *rec,
 	ret = pc_check_offsets(rec, v->elf, err);
 	if (ret)
 		return ret;
-	ret = pc_check_sdt(f, rec, v->elf, err);
-	if (ret)
-		return ret;
-	/* A writer racing with our reads would make them meaningless. */
+	return pc_check_sdt(f, rec, v->elf, err);
+}
+
+static int pc_check_file(struct file *f, const struct pc_record *rec,
+			 struct pc_verified *v, struct pc_err *err)
+{
+	const char *what;
+	int ret;
+
+	ret = pc_check_content(f, rec, v, err);
+	/*
+	 * A writer racing with our reads would make them meaningless, what
+	 * they found wrong included (a read cut short by a truncation): then
+	 * the change is the error.
+	 */
 	what = pc_ident_changed(&v->ident, v->inode);
 	if (what)
 		return pc_err_set(err, -EAGAIN, "path",
@@ -515,14 +528,15 @@ static int pc_check_file(struct file *f, const struct pc_record *rec,
 	if (d_real_inode(f->f_path.dentry) != v->inode)
 		return pc_err_set(err, -EAGAIN, "path",
 				  "copied up (overlayfs) while being verified");
-	return 0;
+	return ret;
 }
 
 /*
- * Open @pathname, deny writes to it, check it is a regular ELF file of this
- * machine whose build-id is the record's and whose segments contain the
- * record's offsets. On success @v holds references to the path and the real
- * inode and the write denial (pc_verified_release() drops all three).
+ * Open @pathname, deny writes to it (not under pre-content watches: see
+ * pc_file_hsm()), check it is a regular ELF file of this machine whose
+ * build-id is the record's and whose segments contain the record's offsets.
+ * On success @v holds references to the path and the real inode, and the
+ * write denial if v->write_denied.
  */
 int pc_verify(const struct pc_record *rec, const char *pathname,
 	      struct pc_verified *v, struct pc_err *err)
@@ -538,7 +552,8 @@ int pc_verify(const struct pc_record *rec, const char *pathname,
 	if (ret)
 		goto err_elf;
 	/* Before the first read: what we check is what stays. */
-	ret = pc_inode_deny_write(v->inode);
+	v->write_denied = !pc_file_hsm(f);
+	ret = v->write_denied ? pc_inode_deny_write(v->inode) : 0;
 	if (ret) {
 		pc_err_set(err, ret, "path",
 			   "%s is open for writing (or mapped shared and writable); it cannot be armed until the writer is gone",
@@ -555,7 +570,8 @@ int pc_verify(const struct pc_record *rec, const char *pathname,
 	return 0;
 
 err_deny:
-	pc_inode_allow_write(v->inode);
+	if (v->write_denied)
+		pc_inode_allow_write(v->inode);
 err_refs:
 	iput(v->inode);
 	path_put(&v->path);
@@ -566,39 +582,28 @@ err_elf:
 }
 
 /*
- * At arm, writes to @inode denied by the caller: is the file at @path still
- * what @rec was verified against? Size, mtime and ctime say so only as far
- * as nobody put them back (utimensat, a link count change re-baselining
- * ctime), so read the build-id again (and an SDT record's note) through a
- * file opened with the definer's @cred. Reads through an overlay whose file
- * was copied up since would prove the upper inode, not @inode: refused.
+ * At arm, writes to @inode denied by the caller (unless @f is under
+ * pre-content watches): is the file @f reads still what @rec was verified
+ * against? Size, mtime and ctime say so only as far as nobody put them back
+ * (utimensat, a link count change re-baselining ctime), so read the
+ * build-id again (and an SDT record's note) through @f, which the caller
+ * opened with the definer's credentials. Reads through an overlay whose
+ * file was copied up since would prove the upper inode, not @inode: refused.
  */
-int pc_reprove(const struct path *path, struct inode *inode,
-	       const struct cred *cred, const struct pc_record *rec,
-	       struct pc_err *err)
+int pc_reprove(struct file *f, struct inode *inode,
+	       const struct pc_record *rec, struct pc_err *err)
 {
 	struct pc_verified v = { .inode = inode };
-	struct file *f;
 	int ret;
 
-	f = dentry_open(path, O_RDONLY | O_LARGEFILE, cred);
-	if (IS_ERR(f))
-		return pc_err_set(err, PTR_ERR(f), "path",
-				  "cannot read it again: error %ld", PTR_ERR(f));
-	ret = -ESTALE;
-	if (d_real_inode(f->f_path.dentry) != inode) {
-		pc_err_set(err, ret, "path",
-			   "copied up (overlayfs) since it was verified");
-		goto out;
-	}
-	ret = -ENOMEM;
+	if (d_real_inode(f->f_path.dentry) != inode)
+		return pc_err_set(err, -ESTALE, "path",
+				  "copied up (overlayfs) since it was verified");
 	v.elf = kzalloc(sizeof(*v.elf), GFP_KERNEL);
 	if (!v.elf)
-		goto out;
+		return -ENOMEM;
 	pc_ident_take(inode, &v.ident);
 	ret = pc_check_file(f, rec, &v, err);
 	kfree(v.elf);
-out:
-	fput(f);
 	return ret;
 }

@@ -8,7 +8,8 @@
  * sysfs layout (see Documentation/ABI/testing/sysfs-kernel-probecache):
  *
  *   /sys/kernel/probecache/control      0200  command file, one command per line
- *   /sys/kernel/probecache/last_error   0400  why the last rejected line was rejected
+ *   /sys/kernel/probecache/last_error   0400  why the reader's last rejected line was
+ *                                             rejected (else the latest rejection)
  *   /sys/kernel/probecache/version      0444  PROBECACHE_VERSION
  *   /sys/kernel/probecache/nr_probes    0444  number of defined probes
  *   /sys/kernel/probecache/nr_armed     0444  number of armed probes
@@ -80,7 +81,12 @@
  *
  * A write may carry many lines; each line is applied or rejected whole and
  * processing stops at the first rejected line, whose error is returned by
- * write() and described in last_error as "line L col C: FIELD: WHY".
+ * write() and described in last_error as "line L col C: FIELD: WHY" (one
+ * line). last_error is per process: read by the process (thread group)
+ * that wrote the line, it says why its own line was rejected, even if
+ * other writers were refused since; read by a process that was never
+ * refused, it shows the latest rejection of all. The latest rejections
+ * of the 16 most recently refused processes are kept.
  *
  * Exactly (control is a size-0 binary attribute, so a write() of any length
  * is accepted and handed to the module in chunks of at most PAGE_SIZE):
@@ -107,27 +113,31 @@
  *    running executable) until its last consumer goes, it is deleted or goes
  *    stale.
  *  - errno: EPERM not privileged, EBUSY too many writers have control open,
- *    EINVAL bad syntax or a bad field, E2BIG line too long or too many
+ *    ENOMEM out of memory, EINVAL bad syntax or a bad field (a path that is
+ *    a device, FIFO or socket included), E2BIG line too long or too many
  *    args, ENAMETOOLONG over-long name or path, ENOENT/EACCES/... the path
- *    cannot be opened, EISDIR directory, ENOEXEC not a usable ELF file, no
- *    build-id note or an ELF file of another machine, EACCES the file is
- *    on a noexec mount or a pseudo filesystem (sysfs, procfs, tracefs,
- *    debugfs), ETXTBSY the file is open for writing or mapped shared and
- *    writable, ESTALE build-id mismatch or an SDT record (group sdt_*, or
- *    any REFCTR) whose OFFSET is no probe of the file's .note.stapsdt or
- *    whose REFCTR is not that probe's semaphore, ERANGE OFFSET, REFCTR or
- *    @+FILEOFF outside the required PT_LOAD, ESRCH no such pid, EEXIST
- *    GROUP:EVENT exists (ours, or a trace event of uprobe_events, kprobe_events
- *    or a module), ENOSPC max_probes reached, EAGAIN file changed while being
- *    verified; del/count/nocount of an unknown probe (or one another writer
- *    deleted meanwhile): ENOENT; count of a probe whose add is still being
- *    published: ENOENT; del of a probe anything holds: EBUSY; any operation
- *    while a trigger or eprobe holds probecache:probecache_ctl: EBUSY;
- *    add while the module is being unloaded: ENODEV; count of a probe whose
- *    file changed since add: ESTALE (unless only its ctime moved, as chmod
- *    or setcap move it: count then re-proves the content and arms); site:
- *    EEXIST the inode is already a site of the probe, ENOSPC 64 sites, and
- *    add's errnos for the file.
+ *    cannot be opened, EISDIR directory, ENOEXEC not a usable ELF file (one
+ *    shorter than its headers say included), no build-id note or an ELF
+ *    file of another machine, EACCES the file is on a noexec mount or a
+ *    pseudo filesystem (sysfs, procfs, tracefs, debugfs), ETXTBSY the file
+ *    is open for writing or mapped shared and writable, ESTALE build-id
+ *    mismatch or an SDT record (group sdt_*, or any REFCTR) whose OFFSET is
+ *    no probe of the file's .note.stapsdt or whose REFCTR is not that
+ *    probe's semaphore, ERANGE OFFSET, REFCTR or @+FILEOFF outside the
+ *    required PT_LOAD, ESRCH no such pid, EEXIST GROUP:EVENT exists (ours,
+ *    or a trace event of uprobe_events, kprobe_events or a module), ENOSPC
+ *    max_probes reached, EAGAIN file changed (or was copied up by
+ *    overlayfs) while being verified, whatever its reads found meanwhile;
+ *    a read error of the file: that error; del/count/nocount of an unknown
+ *    probe (or one another writer deleted meanwhile): ENOENT; count of a
+ *    probe whose add is still being published: ENOENT; del of a probe
+ *    anything holds: EBUSY; any operation while a trigger or eprobe holds
+ *    probecache:probecache_ctl: EBUSY; add while the module is being
+ *    unloaded: ENODEV; count of a probe whose file changed since add:
+ *    ESTALE (unless only its ctime moved, as chmod or setcap move it: count
+ *    then re-proves the content and arms); site: EEXIST the inode is
+ *    already a site of the probe, ENOSPC 64 sites, and add's errnos for the
+ *    file.
  */
 #ifndef _UAPI_LINUX_PROBECACHE_H
 #define _UAPI_LINUX_PROBECACHE_H

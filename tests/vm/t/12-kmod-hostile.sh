@@ -84,9 +84,9 @@ hostile "device" "path: /dev/null is special, not a regular file" "$(rec /dev/nu
 hostile "FIFO (opened without blocking)" "is special, not a regular file" "$(rec /tmp/fifo $OFF)"
 hostile "non-ELF" "path: ELF header: not an ELF file (bad magic)" "$(rec /tmp/text 0x1)" ENOEXEC
 hostile "empty file" "path: ELF header: file too short for an ELF header" "$(rec /tmp/empty 0x1)"
-hostile "truncated ELF header" "path: ELF header:" "$(rec /tmp/trunc40 0x1)"
-hostile "truncated before phdrs" "program headers past end of file" "$(rec /tmp/trunc200 $OFF)"
-hostile "truncated mid-file" "past end of file" "$(rec /tmp/trunchalf $OFF)"
+hostile "truncated ELF header" "path: ELF header:" "$(rec /tmp/trunc40 0x1)" ENOEXEC
+hostile "truncated before phdrs" "program headers past end of file" "$(rec /tmp/trunc200 $OFF)" ENOEXEC
+hostile "truncated mid-file" "past end of file" "$(rec /tmp/trunchalf $OFF)" ENOEXEC
 hostile "bad ELF class" "unsupported ELF class" "$(rec /tmp/badclass $OFF)"
 hostile "bad magic" "not an ELF file (bad magic)" "$(rec /tmp/badmagic $OFF)"
 hostile "relocatable object" "not an executable or shared object" "$(rec /tmp/etrel $OFF)"
