@@ -228,7 +228,7 @@ static int pc_deny_writes(struct pc_site *s, struct file *f,
 static int pc_arm_unproven(struct pc_site *s, int ret)
 {
 	/* Not another build: out of memory, or raced by a writer. */
-	if (ret != -ENOMEM && ret != -EAGAIN)
+	if (ret && ret != -ENOMEM && ret != -EAGAIN)
 		pc_site_set_stale(s);
 	return ret;
 }
