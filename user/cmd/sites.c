@@ -2,8 +2,8 @@
 /*
  * sites: every inode some process maps executable, with its build-id and how
  * it was reached (lib/mapsweep.h), or only those carrying given build-ids.
- * The places define/arm will arm a probe of that build-id (issue 27); today
- * it is a read-only look, so the sweep can be tested and timed on its own.
+ * The places define/arm hand the module as sites of a probe of that
+ * build-id (lib/follow.c); here a read-only look, to test and time the sweep.
  */
 #include <errno.h>
 #include <getopt.h>
