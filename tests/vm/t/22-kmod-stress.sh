@@ -105,6 +105,9 @@ writer() {
 		   op site-proc site_proc $e $v ;;
 		esac
 	done
+	# site_proc's processes run a probed file: until they exit, exec
+	# itself denies writes to it, which the end checks must not see.
+	wait
 }
 
 tracer() {
