@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /proc/probecache_probes: every probe, one line each, as uprobe_profile
- * lists uprobes; /proc/probecache_sites: every probe's sites, one line each. One seq_file and not a sysfs directory per probe: the 13
+ * lists uprobes; /proc/probecache_sites: every probe's sites, one line
+ * each. One seq_file and not a sysfs directory per probe: the 13
  * kernfs nodes of a directory with its attributes cost more kernel memory
  * than trace_uprobe spends on a whole event. In procfs because modules
  * cannot create tracefs files before 6.x (tracefs_create_file unexported).
@@ -55,8 +56,7 @@ static const char *pc_site_state(struct pc_site *s)
 {
 	if (READ_ONCE(s->registered))
 		return PROBECACHE_STATE_ARMED;
-	if (READ_ONCE(s->stale) || READ_ONCE(s->error) == -ESTALE ||
-	    pc_ident_changed(&s->ident, s->inode))
+	if (READ_ONCE(s->stale) || pc_ident_changed(&s->ident, s->inode))
 		return PROBECACHE_STATE_STALE;
 	return PROBECACHE_STATE_DEFINED;
 }
