@@ -989,6 +989,47 @@ kill $sp
 wait $sp 2> /dev/null
 rm -f "$T/libpath.so.6"
 
+# ---- follow: copies mapped after the define (a process started, a dlopen, a namespace) ----
+# Before `follow` existed these copies got no site line at all (define sweeps once).
+fk define -q 'sdt_libstdcxx:throw'
+: > "$F/sys/control"
+cp "$real" "$T/later.so.6"
+cp "$real" "$T/dl.so.6"
+cp "$real" "$T/off.so.6"
+python3 "$top/tests/lib/flipbid.py" "$T/off.so.6"
+mkdir -p "$T/fns"
+PROBECACHE_SYSFS="$F/sys" LD_PRELOAD="$T/fakemod.so" "$PC_BIN" follow > "$T/follow.out" 2> "$T/follow.err" &
+fp=$!
+for _ in $(seq 100); do grep -q '^follow: watching' "$T/follow.out" && break; sleep 0.1; done
+check "follow: starts watching executable mappings" grep -q '^follow: watching executable mappings on [0-9]* CPUs$' "$T/follow.out"
+# sited PATH-ERE: a site line matching it reaches the control file within 5 s
+sited() {
+	for _ in $(seq 50); do grep -Eq "^site sdt_libstdcxx:throw $1$" "$F/sys/control" && return 0; sleep 0.1; done
+	return 1
+}
+LD_PRELOAD="$T/later.so.6" sleep 60 &
+lp=$!
+check "  a process started later on a copy: site line by its path" sited "$T/later.so.6"
+check "  and says so, with the pid" grep -q "^followed sdt_libstdcxx:throw to $T/later.so.6 (pid $lp)$" "$T/follow.out"
+python3 -c "import ctypes, time; ctypes.CDLL('$T/dl.so.6'); time.sleep(60)" &
+dp=$!
+check "  a copy dlopen'ed later: site line" sited "$T/dl.so.6"
+unshare -m sh -c "mount -t tmpfs none $T/fns && cp $real $T/fns/lib.so.6 && LD_PRELOAD=$T/fns/lib.so.6 exec sleep 60" &
+np=$!
+check "  a copy in a private mount namespace started later: through map_files" sited "/proc/$np/map_files/[0-9a-f]+-[0-9a-f]+"
+LD_PRELOAD="$T/off.so.6" sleep 60 &
+op=$!
+sleep 1
+check_eq "  a copy whose build-id is one byte off: never handed" "" "$(grep "off.so.6\|/proc/$op/" "$F/sys/control")"
+kill -TERM $fp; wait $fp; r=$?
+check_eq "  SIGTERM ends it: exit 0" 0 "$r"
+check "  printing its counts" grep -Eq '^follow: [0-9]+ mappings, [0-9]+ queued a sweep, [0-9]+ sweeps \([0-9]+ of every process\), 3 copies followed, 0 refused, 0 records lost$' "$T/follow.out"
+check_eq "  nothing on stderr" "" "$(cat "$T/follow.err")"
+kill $lp $dp $np $op 2> /dev/null
+wait $lp $dp $np $op 2> /dev/null
+check_eq "follow with an argument: exit 2" 2 "$(fkrc follow extra)"
+fk disarm -q 'sdt_libstdcxx:throw'
+
 # ---- del / clear / gc of probes defined in the kernel (as perf probe -d) ----
 fk define -q sdt_rs:tick
 check_eq "del of a probe defined in probecache.ko: exit 0" 0 "$(fkrc del sdt_rs:tick)"

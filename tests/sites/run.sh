@@ -83,15 +83,7 @@ check_eq "  its build-id read" "$B" "${out%% *}"
 
 # ---- a build-id one byte off: never matched
 cp "$SLEEP" "$T/x/sleep"
-python3 - "$T/x/sleep" "$B" <<'EOF'
-import sys
-p, bid = sys.argv[1], bytes.fromhex(sys.argv[2])
-d = bytearray(open(p, "rb").read())
-assert d.count(bid) == 1, "build-id bytes not unique"
-i = d.index(bid) + len(bid) - 1
-d[i] ^= 1
-open(p, "wb").write(d)
-EOF
+python3 "$top/tests/lib/flipbid.py" "$T/x/sleep"
 Bx=$(bid "$T/x/sleep")
 check "the patched copy's build-id differs by one byte" \
 	test "${Bx:0:38}" = "${B:0:38}" -a "$Bx" != "$B"

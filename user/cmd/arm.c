@@ -33,7 +33,7 @@
 #include "builtin.h"
 #include "cache_select.h"
 #include "fastpath.h"
-#include "follow.h"
+#include "sitepush.h"
 #include "kload.h"
 #include "mapsweep.h"
 #include "opts.h"
@@ -604,12 +604,13 @@ static int push_valid(struct arm_plan *pl, const struct pc_arm_opts *opts)
 
 /*
  * Every other copy of a defined probe's binary that a process maps becomes a
- * site of the probe (lib/follow.h): one sweep for all the items.
+ * site of the probe (lib/sitepush.h): one sweep for all the items.
  */
 static int follow_items(struct arm_plan *pl, const struct pc_arm_opts *opts,
 			struct pc_arm_result *res)
 {
 	struct pc_follow_result fr = { 0 };
+	struct pc_ksites have = { 0 };
 	struct pc_sweep sw = { 0 };
 	int fd, ret;
 
@@ -617,14 +618,17 @@ static int follow_items(struct arm_plan *pl, const struct pc_arm_opts *opts,
 	if (fd < 0)
 		return fd;
 	ret = pc_sweep_run(&sw, NULL, 0);
+	if (!ret)
+		ret = pc_ksites_read(&have);
 	if (sw.ndenied)
 		pc_info("%zu processes or mappings could not be read: copies there are not followed",
 			sw.ndenied);
 	for (size_t i = 0; !ret && i < pl->n; i++)
 		if (!pl->items[i].err)
 			ret = pc_follow_push(fd, pl->items[i].name, pl->items[i].b->build_id,
-					     pl->items[i].path, &sw, opts->quiet, &fr);
+					     pl->items[i].path, &sw, &have, opts->quiet, &fr);
 	pc_sweep_free(&sw);
+	pc_ksites_free(&have);
 	close(fd);
 	res->sites = fr.added;
 	res->sites_failed = fr.failed;

@@ -21,7 +21,7 @@ struct pc_arm_opts {
 	pid_t pid;		/* 0: all processes */
 	/*
 	 * NULL: every copy of the binary a process maps becomes a site of the
-	 * probe too (lib/follow.h). Else the probe is defined on this file
+	 * probe too (lib/sitepush.h). Else the probe is defined on this file
 	 * only, in place of the cached path.
 	 */
 	const char *only_path;

@@ -43,6 +43,7 @@ int cmd_trace(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_sites(int argc, char **argv);
+int cmd_follow(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 
 #endif /* _PC_BUILTIN_H */

@@ -35,6 +35,8 @@ static const struct pc_cmd commands[] = {
 	  "the module's probes: state, consumers, counting, hits" },
 	{ "sites", cmd_sites, "sites [--json] [--stats] [-p PID]... [BUILD-ID|PATH...]",
 	  "the inodes processes map executable, by build-id (copies, deleted, other namespaces)" },
+	{ "follow", cmd_follow, "follow [-q] [--once]",
+	  "keep defined probes on every copy of their binaries mapped from now on" },
 	{ "gc", cmd_gc, "gc [--dry-run]", "remove cache entries whose binary is gone or changed" },
 	{ "load", cmd_load, "load [--module FILE.ko] [PARAM=VALUE...]", "load probecache.ko" },
 	{ "unload", cmd_unload, "unload", "disarm everything and unload probecache.ko" },

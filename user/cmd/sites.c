@@ -3,7 +3,7 @@
  * sites: every inode some process maps executable, with its build-id and how
  * it was reached (lib/mapsweep.h), or only those carrying given build-ids.
  * The places define/arm hand the module as sites of a probe of that
- * build-id (lib/follow.c); here a read-only look, to test and time the sweep.
+ * build-id (lib/sitepush.c); here a read-only look, to test and time the sweep.
  */
 #include <errno.h>
 #include <getopt.h>

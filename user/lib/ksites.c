@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "armed.h"
 #include "ksites.h"
@@ -69,4 +70,13 @@ void pc_ksites_free(struct pc_ksites *k)
 		free(k->s[i].path);
 	free(k->s);
 	memset(k, 0, sizeof(*k));
+}
+
+bool pc_ksites_has(const struct pc_ksites *k, const char *name, dev_t dev, ino_t ino)
+{
+	for (size_t i = 0; k && i < k->n; i++)
+		if (k->s[i].ino == ino && k->s[i].dev_major == major(dev) &&
+		    k->s[i].dev_minor == minor(dev) && !strcmp(k->s[i].name, name))
+			return true;
+	return false;
 }

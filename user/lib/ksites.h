@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <linux/probecache.h>
 
 struct pc_ksite {
@@ -35,5 +36,7 @@ struct pc_ksites {
  */
 int pc_ksites_read(struct pc_ksites *out);
 void pc_ksites_free(struct pc_ksites *k);
+/* Does @k list the inode @dev/@ino (a stat()'s st_dev, st_ino) as a site of probe @name? */
+bool pc_ksites_has(const struct pc_ksites *k, const char *name, dev_t dev, ino_t ino);
 
 #endif /* _PC_KSITES_H */

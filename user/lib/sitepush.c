@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Handing a probe's other copies to probecache.ko: see follow.h. */
+/* Handing a probe's other copies to probecache.ko: see sitepush.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "armed.h"
-#include "follow.h"
+#include "sitepush.h"
 #include "pc.h"
 
 /* The name the module can open the site by: its path, or the map_files entry read. */
@@ -33,7 +33,8 @@ static int send_site(int fd, const char *name, const char *path, char *why, size
 }
 
 int pc_follow_push(int fd, const char *name, const char *build_id, const char *path,
-		   const struct pc_sweep *sw, bool quiet, struct pc_follow_result *res)
+		   const struct pc_sweep *sw, const struct pc_ksites *have, bool quiet,
+		   struct pc_follow_result *res)
 {
 	const struct pc_site *st;
 	struct stat own;
@@ -44,7 +45,8 @@ int pc_follow_push(int fd, const char *name, const char *build_id, const char *p
 	if (stat(path, &own))
 		own.st_ino = 0;
 	while ((st = pc_sweep_next(sw, build_id, &pos))) {
-		if (st->err || (own.st_ino && st->dev == own.st_dev && st->ino == own.st_ino)) {
+		if (st->err || (own.st_ino && st->dev == own.st_dev && st->ino == own.st_ino) ||
+		    pc_ksites_has(have, name, st->dev, st->ino)) {
 			res->already += !st->err;
 			continue;
 		}

@@ -7,9 +7,10 @@
  * mount namespaces. The sweep (mapsweep.h) finds them; the module verifies
  * each one before it is armed.
  */
-#ifndef _PC_FOLLOW_H
-#define _PC_FOLLOW_H
+#ifndef _PC_SITEPUSH_H
+#define _PC_SITEPUSH_H
 
+#include "ksites.h"
 #include "mapsweep.h"
 
 struct pc_follow_result {
@@ -21,12 +22,14 @@ struct pc_follow_result {
 /*
  * For the probe @name (GROUP:EVENT) whose record names @path and @build_id:
  * one "site" line on the control file @fd per site of @sw carrying
- * @build_id other than @path's own inode. A refusal is reported naming the
+ * @build_id other than @path's own inode and those @have (the module's
+ * sites listing, or NULL) lists as sites of @name already. A refusal is reported naming the
  * site and the module's reason, counted, and is no failure of the call.
  * Each new site is printed unless @quiet. 0, or -errno when nothing more
  * can be sent (@fd unusable, not privileged).
  */
 int pc_follow_push(int fd, const char *name, const char *build_id, const char *path,
-		   const struct pc_sweep *sw, bool quiet, struct pc_follow_result *res);
+		   const struct pc_sweep *sw, const struct pc_ksites *have, bool quiet,
+		   struct pc_follow_result *res);
 
-#endif /* _PC_FOLLOW_H */
+#endif /* _PC_SITEPUSH_H */

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * follow: keep every defined probe on every copy of its binary that a
+ * process maps from now on (lib/follower.h): a process started, a library
+ * dlopen'ed or a container's copy after the define. define/arm follow the
+ * copies mapped at that time; this daemon (probecache-follow.service) the
+ * later ones. It runs until SIGTERM or SIGINT.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "builtin.h"
+#include "follower.h"
+#include "mmapwatch.h"
+#include "pc.h"
+
+#define RING_PAGES	64	/* per CPU: 256 KiB, ~2000 records between two reads */
+#define REFRESH_MS	1000	/* probes and sites re-read: a new probe followed within */
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int follow_help(void)
+{
+	printf("usage: %s follow [-q] [--once]\n\n"
+	       "Keep every probe the module defines on every copy of its binary that a\n"
+	       "process maps from now on: a process started, a library dlopen'ed, a\n"
+	       "container's own copy, deleted or in another mount namespace. Each\n"
+	       "executable mapping is read from the kernel as perf reads it (a system-wide\n"
+	       "PERF_RECORD_MMAP2 watch); an inode not seen before has its build-id read\n"
+	       "once, and a copy carrying a defined probe's build-id is handed to the\n"
+	       "module (\"site GROUP:EVENT PATH\"), which verifies it before arming it.\n"
+	       "Each copy followed is printed; SIGTERM or SIGINT ends it, printing counts.\n\n"
+	       "  -q, --quiet  print only problems and the counts at the end\n"
+	       "      --once   sweep every process once and exit (no watch)\n"
+	       "  -h, --help   this help\n\n"
+	       "Needs CAP_PERFMON or CAP_SYS_ADMIN (the watch), CAP_SYS_ADMIN (map_files).\n",
+	       pc_prog);
+	return 0;
+}
+
+static void print_counts(const struct pc_mmapwatch *w, const struct pc_follower *f)
+{
+	const struct pc_follower_stats *s = pc_follower_stats(f);
+
+	printf("follow: %" PRIu64 " mappings, %" PRIu64 " queued a sweep, %" PRIu64
+	       " sweeps (%" PRIu64 " of every process), %" PRIu64 " copies followed, %"
+	       PRIu64 " refused, %" PRIu64 " records lost\n", s->mappings, s->queued,
+	       s->sweeps, s->full, s->added, s->refused, w->lost);
+}
+
+/* Until a signal: watch, sweep what the mappings queued, refresh each second. */
+static int loop(struct pc_mmapwatch *w, struct pc_follower *f)
+{
+	struct pollfd *pfd = calloc(w->n, sizeof(*pfd));
+	double next = now_ms() + REFRESH_MS;
+	uint64_t lost = w->lost;
+	int ret = 0, changed;
+
+	if (!pfd)
+		return -ENOMEM;
+	for (int i = 0; i < w->n; i++)
+		pfd[i] = (struct pollfd){ .fd = w->fds[i], .events = POLLIN };
+	while (!stop && !ret) {
+		if (poll(pfd, w->n, REFRESH_MS) < 0 && errno != EINTR) {
+			ret = -errno;
+			break;
+		}
+		pc_mmapwatch_drain(w, pc_follower_mapped, f);
+		changed = 0;
+		if (now_ms() >= next) {
+			next = now_ms() + REFRESH_MS;
+			changed = pc_follower_refresh(f);
+		}
+		if (changed < 0)
+			ret = changed;
+		else
+			ret = pc_follower_run(f, changed || w->lost != lost);
+		lost = w->lost;
+	}
+	free(pfd);
+	return ret;
+}
+
+static int run(bool once)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct pc_mmapwatch w = { 0 };
+	struct pc_follower *f = pc_follower_new(pc_quiet);
+	int ret = f ? 0 : -ENOMEM;
+
+	if (!ret && !once) {
+		ret = pc_mmapwatch_open(&w, RING_PAGES);
+		if (ret)
+			pc_err("follow: watching executable mappings (perf_event_open): %s%s",
+			       strerror(-ret), ret == -EACCES || ret == -EPERM ?
+			       " (needs CAP_PERFMON or CAP_SYS_ADMIN)" : "");
+	}
+	/* Watching first: a mapping made during the first sweep is not missed. */
+	if (!ret)
+		ret = pc_follower_refresh(f);
+	if (ret >= 0)
+		ret = pc_follower_run(f, true);
+	if (!ret && !once) {
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGINT, &sa, NULL);
+		printf("follow: watching executable mappings on %d CPUs\n", w.n);
+		ret = loop(&w, f);
+		print_counts(&w, f);
+	}
+	pc_mmapwatch_close(&w);
+	pc_follower_free(f);
+	return ret;
+}
+
+int cmd_follow(int argc, char **argv)
+{
+	static const struct option lopts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "once", no_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	bool once = false;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "qh", lopts, NULL)) != -1) {
+		switch (opt) {
+		case 'q':
+			pc_quiet = true;
+			break;
+		case 'o':
+			once = true;
+			break;
+		case 'h':
+			return follow_help();
+		default:
+			return pc_usage("follow");
+		}
+	}
+	if (optind < argc)
+		return pc_usage("follow");
+	setvbuf(stdout, NULL, _IOLBF, 0);	/* a line at a time to the journal */
+	return run(once);
+}

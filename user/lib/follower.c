@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The follower: see follower.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "armed.h"
+#include "sitepush.h"
+#include "follower.h"
+#include "kload.h"
+#include "pc.h"
+
+#define CACHE_SLOTS	16384u		/* a power of 2; flushed when 3/4 full */
+#define GEN_UNKNOWN	UINT64_MAX	/* read by a sweep, which does not see i_generation */
+
+/* One inode some process mapped executable. */
+struct inode_entry {
+	dev_t dev;
+	ino_t ino;
+	uint64_t gen;
+	bool used, read;
+	char bid[41];		/* "" none, or not readable */
+	unsigned int epoch;	/* handed to the module at this epoch */
+};
+
+struct pc_follower {
+	bool quiet;
+	bool loaded;			/* the module was, at the last refresh */
+	struct pc_kprobes probes;
+	struct pc_ksites sites;
+	char (*bids)[41];		/* the probes' build-ids, sorted, distinct */
+	size_t nbids;
+	unsigned int epoch;		/* bumped when probes change or a site goes */
+	struct inode_entry *tab;
+	size_t used;
+	pid_t *queue;
+	size_t nq, qcap;
+	struct pc_follower_stats st;
+};
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static struct inode_entry *slot(struct pc_follower *f, dev_t dev, ino_t ino)
+{
+	size_t h = ((uint64_t)dev * 0x9e3779b97f4a7c15ull ^ ino) * 0x9e3779b97f4a7c15ull;
+	struct inode_entry *e;
+
+	for (size_t i = 0;; i++) {
+		e = &f->tab[(h + i) & (CACHE_SLOTS - 1)];
+		if (!e->used || (e->dev == dev && e->ino == ino))
+			return e;
+	}
+}
+
+/* The entry of @dev/@ino, created unread if new; a new @gen resets it. */
+static struct inode_entry *entry_get(struct pc_follower *f, dev_t dev, ino_t ino, uint64_t gen)
+{
+	struct inode_entry *e;
+
+	if (f->used >= CACHE_SLOTS / 4 * 3) {
+		memset(f->tab, 0, CACHE_SLOTS * sizeof(*f->tab));
+		f->used = 0;	/* every inode read again, once */
+	}
+	e = slot(f, dev, ino);
+	if (e->used && (e->gen == gen || gen == GEN_UNKNOWN))
+		return e;
+	if (e->used && e->gen == GEN_UNKNOWN) {
+		e->gen = gen;	/* a sweep read it: the same inode, now with its generation */
+		return e;
+	}
+	f->used += !e->used;
+	*e = (struct inode_entry){ .dev = dev, .ino = ino, .gen = gen, .used = true };
+	return e;
+}
+
+static int cmp_bid(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+static bool bid_defined(const struct pc_follower *f, const char *bid)
+{
+	return bid[0] && f->nbids && bsearch(bid, f->bids, f->nbids, sizeof(*f->bids), cmp_bid);
+}
+
+void pc_follower_mapped(const struct pc_mmap_rec *r, void *arg)
+{
+	struct pc_follower *f = arg;
+	struct inode_entry *e;
+	pid_t *q;
+
+	f->st.mappings++;
+	if (!f->nbids)
+		return;		/* nothing to follow: read nothing */
+	e = entry_get(f, r->dev, r->ino, r->gen);
+	if (e->read && (e->epoch == f->epoch || !bid_defined(f, e->bid)))
+		return;
+	for (size_t i = 0; i < f->nq; i++)
+		if (f->queue[i] == r->pid)
+			return;
+	q = pc_grow(f->queue, &f->qcap, f->nq, sizeof(*q), 64);
+	if (!q)
+		return;		/* without memory: the next mapping may tell */
+	f->queue = q;
+	f->queue[f->nq++] = r->pid;
+	f->st.queued++;
+}
+
+/* The probes' build-ids, sorted and distinct; stale probes take no site. */
+static int bids_build(struct pc_follower *f)
+{
+	size_t n = 0;
+
+	free(f->bids);
+	f->nbids = 0;
+	f->bids = calloc(f->probes.n + 1, sizeof(*f->bids));
+	if (!f->bids)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->probes.n; i++)
+		if (strcmp(f->probes.p[i].state, "stale") && f->probes.p[i].build_id[0])
+			snprintf(f->bids[n++], sizeof(*f->bids), "%s", f->probes.p[i].build_id);
+	qsort(f->bids, n, sizeof(*f->bids), cmp_bid);
+	for (size_t i = 0; i < n; i++)
+		if (!f->nbids || strcmp(f->bids[f->nbids - 1], f->bids[i]))
+			memmove(f->bids[f->nbids++], f->bids[i], sizeof(*f->bids));
+	return 0;
+}
+
+static bool probes_same(const struct pc_kprobes *a, const struct pc_kprobes *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->p[i].name, b->p[i].name) || strcmp(a->p[i].build_id, b->p[i].build_id) ||
+		    strcmp(a->p[i].state, b->p[i].state))
+			return false;
+	return true;
+}
+
+/* Re-read the sites listing; a site gone (pruned, deleted) bumps the epoch. */
+static int sites_reload(struct pc_follower *f)
+{
+	struct pc_ksites k;
+	const struct pc_ksite *s;
+	int ret = pc_ksites_read(&k);
+
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < f->sites.n; i++) {
+		s = &f->sites.s[i];
+		if (!pc_ksites_has(&k, s->name, makedev(s->dev_major, s->dev_minor), s->ino)) {
+			f->epoch++;	/* its copy, mapped again, must be handed again */
+			break;
+		}
+	}
+	pc_ksites_free(&f->sites);
+	f->sites = k;
+	return 0;
+}
+
+int pc_follower_refresh(struct pc_follower *f)
+{
+	struct pc_kprobes k = { 0 };
+	bool changed;
+	int ret = 0;
+
+	f->loaded = pc_module_loaded();
+	if (f->loaded)
+		ret = pc_kprobes_read(&k);
+	if (ret)
+		return ret;
+	changed = !probes_same(&k, &f->probes);
+	pc_kprobes_free(&f->probes);
+	f->probes = k;
+	if (changed) {
+		f->epoch++;
+		ret = bids_build(f);
+	}
+	if (!ret && f->loaded)
+		ret = sites_reload(f);
+	return ret < 0 ? ret : changed;
+}
+
+/* What the sweep read, into the cache; copies of defined build-ids handled now. */
+static void cache_fill(struct pc_follower *f, const struct pc_sweep *sw)
+{
+	const struct pc_site *s;
+	struct inode_entry *e;
+
+	for (size_t i = 0; i < sw->nsites; i++) {
+		s = &sw->sites[i];
+		if (s->how == PC_SITE_UNREAD)
+			continue;	/* gone or denied: not known */
+		e = entry_get(f, s->dev, s->ino, GEN_UNKNOWN);
+		e->read = true;
+		snprintf(e->bid, sizeof(e->bid), "%s", s->err ? "" : s->build_id);
+		e->epoch = f->epoch;
+	}
+}
+
+static int push_all(struct pc_follower *f, const struct pc_sweep *sw)
+{
+	struct pc_follow_result res = { 0 };
+	char path[PATH_MAX];
+	const struct pc_kprobe *p;
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/control", pc_sysfs_dir());
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		pc_err("%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	for (size_t i = 0; !ret && i < f->probes.n; i++) {
+		p = &f->probes.p[i];
+		if (strcmp(p->state, "stale"))
+			ret = pc_follow_push(fd, p->name, p->build_id, p->path, sw, &f->sites,
+					     f->quiet, &res);
+	}
+	close(fd);
+	f->st.added += res.added;
+	f->st.refused += res.failed;
+	return ret;
+}
+
+int pc_follower_run(struct pc_follower *f, bool all)
+{
+	struct pc_sweep sw = { 0 };
+	double t0 = now_ms();
+	int ret;
+
+	if (!f->loaded || !f->nbids || (!all && !f->nq)) {
+		f->nq = 0;
+		return 0;
+	}
+	ret = pc_sweep_run(&sw, f->queue, all ? 0 : f->nq);
+	f->nq = 0;
+	f->st.sweeps++;
+	f->st.full += all;
+	if (!ret) {
+		cache_fill(f, &sw);
+		ret = push_all(f, &sw);
+	}
+	if (!ret)
+		ret = sites_reload(f);
+	pc_sweep_free(&sw);
+	f->st.last_ms = now_ms() - t0;
+	return ret;
+}
+
+struct pc_follower *pc_follower_new(bool quiet)
+{
+	struct pc_follower *f = calloc(1, sizeof(*f));
+
+	if (f)
+		f->tab = calloc(CACHE_SLOTS, sizeof(*f->tab));
+	if (!f || !f->tab) {
+		free(f);
+		return NULL;
+	}
+	f->quiet = quiet;
+	return f;
+}
+
+void pc_follower_free(struct pc_follower *f)
+{
+	if (!f)
+		return;
+	pc_kprobes_free(&f->probes);
+	pc_ksites_free(&f->sites);
+	free(f->bids);
+	free(f->tab);
+	free(f->queue);
+	free(f);
+}
+
+const struct pc_follower_stats *pc_follower_stats(const struct pc_follower *f)
+{
+	return &f->st;
+}
