@@ -59,47 +59,81 @@ static int follow_help(void)
 	return 0;
 }
 
-static void print_counts(const struct pc_mmapwatch *w, const struct pc_follower *f)
+static void print_counts(const struct pc_follower *f, uint64_t lost)
 {
 	const struct pc_follower_stats *s = pc_follower_stats(f);
 
 	printf("follow: %" PRIu64 " mappings, %" PRIu64 " queued a sweep, %" PRIu64
 	       " sweeps (%" PRIu64 " of every process), %" PRIu64 " copies followed, %"
 	       PRIu64 " refused, %" PRIu64 " records lost\n", s->mappings, s->queued,
-	       s->sweeps, s->full, s->added, s->refused, w->lost);
+	       s->sweeps, s->full, s->added, s->refused, lost);
+}
+
+/*
+ * The watch is open only while the module defines a probe: with none, no
+ * mapping costs the kernel a record. Opening it is followed by a sweep of
+ * every process, which covers what was mapped while it was closed.
+ */
+static int watch_set(struct pc_mmapwatch *w, struct pollfd **pfd, bool want)
+{
+	int ret;
+
+	if (want == (w->n > 0))
+		return 0;
+	free(*pfd);
+	*pfd = NULL;
+	if (!want) {
+		pc_mmapwatch_close(w);
+		printf("follow: no probe defined: not watching\n");
+		return 0;
+	}
+	ret = pc_mmapwatch_open(w, RING_PAGES);
+	if (ret) {
+		pc_err("follow: watching executable mappings (perf_event_open): %s%s",
+		       strerror(-ret), ret == -EACCES || ret == -EPERM ?
+		       " (needs CAP_PERFMON or CAP_SYS_ADMIN)" : "");
+		return ret;
+	}
+	*pfd = calloc(w->n, sizeof(**pfd));
+	if (!*pfd)
+		return -ENOMEM;
+	for (int i = 0; i < w->n; i++)
+		(*pfd)[i] = (struct pollfd){ .fd = w->fds[i], .events = POLLIN };
+	printf("follow: watching executable mappings on %d CPUs\n", w->n);
+	return 1;
 }
 
 /* Until a signal: watch, sweep what the mappings queued, refresh each second. */
-static int loop(struct pc_mmapwatch *w, struct pc_follower *f)
+static int loop(struct pc_mmapwatch *w, struct pc_follower *f, uint64_t *lost)
 {
-	struct pollfd *pfd = calloc(w->n, sizeof(*pfd));
 	double next = now_ms() + REFRESH_MS;
-	uint64_t lost = w->lost;
-	int ret = 0, changed;
+	struct pollfd *pfd = NULL;
+	int ret = 0, all;
 
-	if (!pfd)
-		return -ENOMEM;
-	for (int i = 0; i < w->n; i++)
-		pfd[i] = (struct pollfd){ .fd = w->fds[i], .events = POLLIN };
-	while (!stop && !ret) {
+	while (!stop && ret >= 0) {
+		ret = all = watch_set(w, &pfd, pc_follower_probes(f) > 0);
+		if (ret < 0)
+			break;
 		if (poll(pfd, w->n, REFRESH_MS) < 0 && errno != EINTR) {
 			ret = -errno;
 			break;
 		}
 		pc_mmapwatch_drain(w, pc_follower_mapped, f);
-		changed = 0;
+		if (w->lost) {
+			*lost += w->lost;	/* records dropped: what they told, a sweep finds */
+			w->lost = 0;
+			all = 1;
+		}
 		if (now_ms() >= next) {
 			next = now_ms() + REFRESH_MS;
-			changed = pc_follower_refresh(f);
+			ret = pc_follower_refresh(f);
+			all |= ret > 0;
 		}
-		if (changed < 0)
-			ret = changed;
-		else
-			ret = pc_follower_run(f, changed || w->lost != lost);
-		lost = w->lost;
+		if (ret >= 0)
+			ret = pc_follower_run(f, all);
 	}
 	free(pfd);
-	return ret;
+	return ret < 0 ? ret : 0;
 }
 
 static int run(bool once)
@@ -107,30 +141,20 @@ static int run(bool once)
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct pc_mmapwatch w = { 0 };
 	struct pc_follower *f = pc_follower_new(pc_quiet);
-	int ret = f ? 0 : -ENOMEM;
+	uint64_t lost = 0;
+	int ret = f ? pc_follower_refresh(f) : -ENOMEM;
 
-	if (!ret && !once) {
-		ret = pc_mmapwatch_open(&w, RING_PAGES);
-		if (ret)
-			pc_err("follow: watching executable mappings (perf_event_open): %s%s",
-			       strerror(-ret), ret == -EACCES || ret == -EPERM ?
-			       " (needs CAP_PERFMON or CAP_SYS_ADMIN)" : "");
-	}
-	/* Watching first: a mapping made during the first sweep is not missed. */
-	if (!ret)
-		ret = pc_follower_refresh(f);
-	if (ret >= 0)
+	if (ret >= 0 && once)
 		ret = pc_follower_run(f, true);
-	if (!ret && !once) {
+	else if (ret >= 0) {
 		sigaction(SIGTERM, &sa, NULL);
 		sigaction(SIGINT, &sa, NULL);
-		printf("follow: watching executable mappings on %d CPUs\n", w.n);
-		ret = loop(&w, f);
-		print_counts(&w, f);
+		ret = loop(&w, f, &lost);
+		print_counts(f, lost);
 	}
 	pc_mmapwatch_close(&w);
 	pc_follower_free(f);
-	return ret;
+	return ret < 0 ? ret : 0;
 }
 
 int cmd_follow(int argc, char **argv)

@@ -192,10 +192,15 @@ int pc_follower_refresh(struct pc_follower *f)
 	return ret < 0 ? ret : changed;
 }
 
-/* What the sweep read, into the cache; copies of defined build-ids handled now. */
-static void cache_fill(struct pc_follower *f, const struct pc_sweep *sw)
+/*
+ * What the sweep read, into the cache; each inode is handed to the module
+ * once an epoch: one handed before in this epoch is taken out of @sw (its
+ * err set), so a process queued again for another library's sake does not
+ * send its copies twice.
+ */
+static void cache_fill(struct pc_follower *f, struct pc_sweep *sw)
 {
-	const struct pc_site *s;
+	struct pc_site *s;
 	struct inode_entry *e;
 
 	for (size_t i = 0; i < sw->nsites; i++) {
@@ -203,6 +208,10 @@ static void cache_fill(struct pc_follower *f, const struct pc_sweep *sw)
 		if (s->how == PC_SITE_UNREAD)
 			continue;	/* gone or denied: not known */
 		e = entry_get(f, s->dev, s->ino, GEN_UNKNOWN);
+		if (e->read && e->epoch == f->epoch && !s->err) {
+			s->err = -EALREADY;
+			continue;
+		}
 		e->read = true;
 		snprintf(e->bid, sizeof(e->bid), "%s", s->err ? "" : s->build_id);
 		e->epoch = f->epoch;
@@ -289,4 +298,9 @@ void pc_follower_free(struct pc_follower *f)
 const struct pc_follower_stats *pc_follower_stats(const struct pc_follower *f)
 {
 	return &f->st;
+}
+
+size_t pc_follower_probes(const struct pc_follower *f)
+{
+	return f->nbids;
 }

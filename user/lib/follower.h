@@ -20,6 +20,7 @@
 #define _PC_FOLLOWER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mmapwatch.h"
@@ -58,5 +59,7 @@ void pc_follower_mapped(const struct pc_mmap_rec *r, void *f);
 int pc_follower_run(struct pc_follower *f, bool all);
 
 const struct pc_follower_stats *pc_follower_stats(const struct pc_follower *f);
+/* The distinct build-ids of the probes to follow (0: nothing to watch for). */
+size_t pc_follower_probes(const struct pc_follower *f);
 
 #endif /* _PC_FOLLOWER_H */

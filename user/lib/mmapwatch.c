@@ -35,7 +35,13 @@ static int open_cpu(int cpu)
 		 */
 		.mmap = 1,
 		.mmap2 = 1,
-		.wakeup_events = 1,	/* each record wakes poll(): latency, not batching */
+		/*
+		 * Each record wakes poll(): latency, not batching. wakeup_events
+		 * counts samples only; a side-band record like MMAP2 wakes the
+		 * reader by the byte watermark alone (half the ring by default).
+		 */
+		.watermark = 1,
+		.wakeup_watermark = 1,
 	};
 	int fd = syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 
