@@ -36,9 +36,10 @@ install: $(CLI)
 	$(INSTALL) -m 0644 include/uapi/linux/probecache.h $(DESTDIR)$(INCLUDEDIR)/linux/
 	@# the shape of every --json document (outside doc/: dh_compress would gzip it)
 	$(INSTALL) -m 0644 Documentation/probecache-resolve.schema.json $(DESTDIR)$(DATADIR)/
-	sed 's|@BINDIR@|$(BINDIR)|g' systemd/probecache-preload.service \
-		> $(DESTDIR)$(UNITDIR)/probecache-preload.service
-	chmod 0644 $(DESTDIR)$(UNITDIR)/probecache-preload.service
+	for u in probecache-preload probecache-follow; do \
+		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$u.service > $(DESTDIR)$(UNITDIR)/$$u.service && \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u.service || exit 1; \
+	done
 	@# Never overwrite an administrator's config.
 	[ -e $(DESTDIR)$(SYSCONFDIR)/probecache/preload.conf ] || \
 		$(INSTALL) -m 0644 etc/preload.conf $(DESTDIR)$(SYSCONFDIR)/probecache/preload.conf
@@ -55,7 +56,8 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/probecache-resolve \
 		$(DESTDIR)$(INCLUDEDIR)/linux/probecache.h \
 		$(DESTDIR)$(DATADIR)/probecache-resolve.schema.json \
-		$(DESTDIR)$(UNITDIR)/probecache-preload.service
+		$(DESTDIR)$(UNITDIR)/probecache-preload.service \
+		$(DESTDIR)$(UNITDIR)/probecache-follow.service
 	if cmp -s etc/preload.conf $(DESTDIR)$(SYSCONFDIR)/probecache/preload.conf; then \
 		rm -f $(DESTDIR)$(SYSCONFDIR)/probecache/preload.conf; fi
 	-rmdir $(DESTDIR)$(SYSCONFDIR)/probecache/preload.d $(DESTDIR)$(SYSCONFDIR)/probecache $(DESTDIR)$(DATADIR) \

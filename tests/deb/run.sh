@@ -81,6 +81,7 @@ check "  prerm: unloads the module, then dkms remove" \
 
 ## ---- probecache-tools: CLI, man page, bash completion, header, unit, config, cache directory
 want="etc/probecache/preload.conf
+lib/systemd/system/probecache-follow.service
 lib/systemd/system/probecache-preload.service
 usr/bin/probecache-resolve
 usr/include/linux/probecache.h
@@ -106,6 +107,8 @@ check_eq "  CLI reports PROBECACHE_VERSION" "probecache-resolve $ver" \
 check "  the unit runs /usr/bin/probecache-resolve preload and preload --stop" sh -c \
 	"grep -qx 'ExecStart=/usr/bin/probecache-resolve preload' '$tmp/tools/lib/systemd/system/probecache-preload.service' &&
 	 grep -qx 'ExecStop=/usr/bin/probecache-resolve preload --stop' '$tmp/tools/lib/systemd/system/probecache-preload.service'"
+check "  the follow unit runs /usr/bin/probecache-resolve follow" \
+	grep -qx 'ExecStart=/usr/bin/probecache-resolve follow' "$tmp/tools/lib/systemd/system/probecache-follow.service"
 check "  the man page is the repository's" \
 	sh -c "zcat '$tmp/tools/usr/share/man/man1/probecache-resolve.1.gz' | cmp - '$top/Documentation/probecache-resolve.1'"
 check "  the bash completion is the repository's completion/probecache-resolve" \
@@ -116,10 +119,14 @@ check "  the header is the UAPI header" \
 	cmp "$top/include/uapi/linux/probecache.h" "$tmp/tools/usr/include/linux/probecache.h"
 check "  postinst enables probecache-preload.service" \
 	grep -q "deb-systemd-helper enable 'probecache-preload.service'" "$tmp/tools-ctl/postinst"
+check "  postinst enables probecache-follow.service" \
+	grep -q "deb-systemd-helper enable 'probecache-follow.service'" "$tmp/tools-ctl/postinst"
 check "  postinst does not start it (that would load the module mid-install)" \
 	sh -c "! grep -q 'deb-systemd-invoke.*start' '$tmp/tools-ctl/postinst'"
 check "  prerm stops it on remove (ExecStop disarms)" \
 	grep -q 'deb-systemd-invoke stop probecache-preload.service' "$tmp/tools-ctl/prerm"
+check "  prerm stops probecache-follow.service on remove" \
+	grep -q 'deb-systemd-invoke stop probecache-follow.service' "$tmp/tools-ctl/prerm"
 check "  postrm purge removes the cache" grep -q 'rm -rf /var/cache/probecache' "$tmp/tools-ctl/postrm"
 check "  Recommends probecache-dkms of the same version" \
 	sh -c "dpkg-deb -f '$tools_deb' Recommends | grep -qx 'probecache-dkms (= $debver)'"

@@ -1049,14 +1049,15 @@ static int arm_help(bool count)
 	       "binary, GROUP:EVENT_XXXXXXXX (its build-id's first 8 hex digits).\n\n"
 	       "Every other copy of the binary a process maps (another path, a deleted\n"
 	       "file still running, another mount namespace) is followed: the kernel\n"
-	       "verifies its build-id and arms it with the probe, under the same event.\n\n"
+	       "verifies its build-id and arms it with the probe, under the same event.\n"
+	       "Copies mapped later: '%s follow' (probecache-follow.service).\n\n"
 	       "  -p, --pid PID   only this process hits the probes\n"
 	       "      --path PATH the probes go on this file only (it must hold their\n"
 	       "                  build-id), no other copy\n"
 	       "  -q, --quiet     print only problems\n"
 	       "  -h, --help      this help\n\n"
 	       "Exit: 0 all done, 1 error or kernel refusal, 2 usage, 3 some skipped\n"
-	       "(binary gone or changed).\n");
+	       "(binary gone or changed).\n", pc_prog);
 	return 0;
 }
 

@@ -22,6 +22,7 @@
 #include "pc.h"
 
 #define RING_PAGES	64	/* per CPU: 256 KiB, ~2000 records between two reads */
+#define DRAIN_MS	100	/* the rings read: a later copy followed within */
 #define REFRESH_MS	1000	/* probes and sites re-read: a new probe followed within */
 
 static volatile sig_atomic_t stop;
@@ -114,7 +115,7 @@ static int loop(struct pc_mmapwatch *w, struct pc_follower *f, uint64_t *lost)
 		ret = all = watch_set(w, &pfd, pc_follower_probes(f) > 0);
 		if (ret < 0)
 			break;
-		if (poll(pfd, w->n, REFRESH_MS) < 0 && errno != EINTR) {
+		if (poll(pfd, w->n, DRAIN_MS) < 0 && errno != EINTR) {
 			ret = -errno;
 			break;
 		}

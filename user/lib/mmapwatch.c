@@ -22,7 +22,7 @@ struct mmap2_body {
 	char filename[];
 };
 
-static int open_cpu(int cpu)
+static int open_cpu(int cpu, unsigned int ring)
 {
 	struct perf_event_attr a = {
 		.size = sizeof(a),
@@ -36,12 +36,14 @@ static int open_cpu(int cpu)
 		.mmap = 1,
 		.mmap2 = 1,
 		/*
-		 * Each record wakes poll(): latency, not batching. wakeup_events
-		 * counts samples only; a side-band record like MMAP2 wakes the
-		 * reader by the byte watermark alone (half the ring by default).
+		 * A side-band record like MMAP2 wakes poll() by the byte
+		 * watermark alone (wakeup_events counts samples only): a quarter
+		 * of the ring, so that a burst of execs costs no wakeup each
+		 * (a wakeup per record tripled an exec mmap's cost); the reader
+		 * drains on a timer as well (pc_mmapwatch.h), which bounds latency.
 		 */
 		.watermark = 1,
-		.wakeup_watermark = 1,
+		.wakeup_watermark = ring / 4,
 	};
 	int fd = syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 
@@ -63,7 +65,7 @@ int pc_mmapwatch_open(struct pc_mmapwatch *w, unsigned int pages)
 	if (!w->fds || !w->rings)
 		goto err_nomem;
 	for (int cpu = 0; cpu < ncpu; cpu++) {
-		fd = open_cpu(cpu);
+		fd = open_cpu(cpu, w->ring_bytes - psz);
 		if (fd == -ENODEV || fd == -EINVAL)
 			continue;	/* offline, or not possible */
 		if (fd < 0) {

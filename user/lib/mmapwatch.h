@@ -8,7 +8,8 @@
  *
  * The kernel emits the record from mmap() itself, after the mapping is
  * made, so /proc/PID/maps and map_files already show it when it is read;
- * nothing runs on any other syscall. Needs CAP_PERFMON (or CAP_SYS_ADMIN,
+ * nothing runs on any other syscall. poll() on the fds wakes only when a
+ * ring is a quarter full: drain on a timer too (follow: every 100 ms). Needs CAP_PERFMON (or CAP_SYS_ADMIN,
  * or perf_event_paranoid -1). A ring that overflows reports how many
  * records it lost (pc_mmapwatch.lost): the caller must look again by a
  * sweep. CPUs brought online after the open are not watched.
