@@ -100,6 +100,19 @@ preload: 1 armed, 0 already armed, 0 skipped, 0 failed" \
 	check_eq "  the traced service ran: ops_work: 5 ticks" "ops_work: 5 ticks" \
 		"$(journalctl -b -q -o cat _SYSTEMD_UNIT=probecache-test-traced.service)"
 	check_eq "  its very first calls are counted: 5 hits" "5" "$(field sdt_ops:tick hits)"
+	check_eq "probecache-follow.service: enabled by the package, running since boot" \
+		"enabled active" \
+		"$(systemctl is-enabled probecache-follow.service 2>&1) $(systemctl is-active probecache-follow.service)"
+	# A copy of the traced binary started after the preload: follow makes it a site of
+	# sdt_ops:tick (by its path) within a tick or two of its start; 12 ticks, 250 ms apart.
+	cp "$W" /tmp/ops_copy
+	/tmp/ops_copy 12 250 > /dev/null
+	copy_hits=$(awk '$1 == "sdt_ops:tick" && $NF == "path=/tmp/ops_copy" {
+		for (i = 2; i <= NF; i++) if ($i ~ /^hits=/) print substr($i, 6) }' /proc/probecache_sites)
+	check "  a copy started later is followed: at least 9 of its 12 hits counted (${copy_hits:-none})" \
+		test "${copy_hits:-0}" -ge 9
+	check "  and the unit's log says so" sh -c "journalctl -b -q -o cat _SYSTEMD_UNIT=probecache-follow.service |
+		grep -q '^followed sdt_ops:tick to /tmp/ops_copy (pid [0-9]*)\$'"
 	check_eq "no failed unit" "" "$(systemctl list-units --failed --plain --no-legend)"
 	if systemctl status --no-pager probecache-preload.service > /tmp/status 2>&1; then
 		check "systemctl status probecache-preload: active (exited), status=0/SUCCESS" \
