@@ -72,14 +72,6 @@ struct arm_plan {
 
 /* ---- talking to the module ---- */
 
-static void read_last_error(char *why, size_t whylen, int err)
-{
-	if (!why || !whylen)
-		return;
-	if (pc_sysfs_read("last_error", why, whylen) || !why[0])
-		snprintf(why, whylen, "%s", strerror(err));
-}
-
 static int open_control(void)
 {
 	char path[PATH_MAX];
@@ -143,7 +135,7 @@ int pc_control_write(const char *line, char *why, size_t whylen)
 		buf[len++] = '\n';
 	ret = write_all(fd, buf, len, &done);
 	if (ret)
-		read_last_error(why, whylen, -ret);
+		pc_last_error(why, whylen, -ret);
 	free(buf);
 	close(fd);
 	return ret;
@@ -170,7 +162,7 @@ static size_t send_batch(int fd, struct arm_item *items, size_t first, size_t la
 	bad = first + pc_count_lines(buf, done);
 	if (bad >= last)	/* cannot happen with whole lines; be safe */
 		return last;
-	read_last_error(items[bad].why, sizeof(items[bad].why), -ret);
+	pc_last_error(items[bad].why, sizeof(items[bad].why), -ret);
 	items[bad].err = ret;
 	return bad + 1;
 }
@@ -798,7 +790,7 @@ int pc_define_cached(const char *cmd, char *const *patterns, int npatterns, bool
 			ret = rret;
 		else if (nredo)
 			res.failed += rres.failed, res.skipped += rres.skipped,
-			res.sites += rres.sites;
+			res.sites += rres.sites, res.sites_failed += rres.sites_failed;
 		if (!ret && rret)
 			ret = rret;
 		for (size_t i = 0; i < nredo; i++)
@@ -812,6 +804,9 @@ int pc_define_cached(const char *cmd, char *const *patterns, int npatterns, bool
 	if (res.sites)
 		printf("%s: followed them to %u other copies of their binaries ('%s status')\n",
 		       cmd, res.sites, pc_prog);
+	if (res.sites_failed)
+		pc_warn("%s: %u other copies were refused by the kernel (reasons above)", cmd,
+			res.sites_failed);
 	if (ret && count)
 		return ret;	/* --arm was asked for and did not happen */
 	return ret || res.skipped ? PC_EXIT_PARTIAL : 0;

@@ -211,3 +211,11 @@ const struct pc_kprobe *pc_kprobes_find_entry(const struct pc_kprobes *k,
 			return &k->p[i];
 	return NULL;
 }
+
+void pc_last_error(char *why, size_t whylen, int err)
+{
+	if (!why || !whylen)
+		return;
+	if (pc_sysfs_read("last_error", why, whylen) || !why[0])
+		snprintf(why, whylen, "%s", strerror(err));
+}

@@ -66,6 +66,11 @@ const struct pc_kprobe *pc_kprobes_find_entry(const struct pc_kprobes *k,
 /* Read PROBECACHE_SYSFS/@rel into @buf without the trailing newline. 0 or -errno. */
 int pc_sysfs_read(const char *rel, char *buf, size_t size);
 /*
+ * Why the module refused this process's last control write, that failed with
+ * errno @err: its last_error, else strerror(@err), into @why.
+ */
+void pc_last_error(char *why, size_t whylen, int err);
+/*
  * The numeric field @key (consumers, hits, counting, pid, unlinked, offset,
  * ref_ctr_offset) of the listed probe @probe; -1 if the probe is not
  * listed, the key unknown or the listing unreadable (reported).

@@ -27,8 +27,7 @@ static int send_site(int fd, const char *name, const char *path, char *why, size
 	if (write(fd, line, n) == n)
 		return 0;
 	n = errno ? -errno : -EIO;
-	if (pc_sysfs_read("last_error", why, whylen) || !why[0])
-		snprintf(why, whylen, "%s", strerror(-n));
+	pc_last_error(why, whylen, -n);
 	return n;
 }
 
