@@ -13,6 +13,7 @@
 #include <linux/slab.h>
 
 #include "pc.h"
+#include "proof.h"
 #include "testhook.h"
 
 atomic_t pc_nr_armed = ATOMIC_INIT(0);
@@ -145,8 +146,10 @@ int pc_uprobe_ret_hit(struct uprobe_consumer *uc, unsigned long func,
 /* Writers were refused while armed; let them in again. */
 void pc_allow_writes(struct pc_site *s)
 {
-	if (test_and_clear_bit(PC_F_WRITE_DENIED, &s->flags))
-		pc_inode_allow_write(s->inode);
+	if (test_and_clear_bit(PC_F_WRITE_DENIED, &s->flags)) {
+		pc_proof_allow(s->proof, s->inode);
+		s->proof = NULL;
+	}
 }
 
 /* uprobe_register() says only an errno: name the likeliest field. */
@@ -214,10 +217,15 @@ static void pc_site_set_stale(struct pc_site *s)
 static int pc_deny_writes(struct pc_site *s, struct file *f,
 			  struct pc_err *err)
 {
+	int ret;
+
 	if (pc_file_hsm(f))
 		return 0;
-	if (pc_inode_deny_write(s->inode))
-		return pc_err_set(err, -ETXTBSY, "path",
+	ret = pc_proof_deny(s->inode, &s->proof);
+	if (ret == -ENOMEM)
+		return pc_err_set(err, ret, "event", "out of memory");
+	if (ret)
+		return pc_err_set(err, ret, "path",
 				  "%s is open for writing (or mapped shared and writable); it cannot be armed until the writer is gone",
 				  s->pathname);
 	set_bit(PC_F_WRITE_DENIED, &s->flags);

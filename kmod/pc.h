@@ -66,12 +66,25 @@ struct pc_ident {
 	atomic64_t ctime_ns;
 };
 
+/*
+ * What a file's content says, read through one open file (verify.c): every
+ * record on it is checked against these. Kept in a proof (proof.c) while
+ * writes to the inode stay denied.
+ */
+struct pc_sdt_facts;
+struct pc_facts {
+	struct pc_elf_info elf;		/* program headers, for translations */
+	u8 build_id[PROBECACHE_BUILD_ID_MAX];
+	size_t build_id_len;
+	struct pc_sdt_facts *sdt;	/* read at the first SDT record's check */
+};
+
 /* Result of verifying a record's file: the open file and its real inode. */
 struct pc_verified {
 	struct path path;		/* referenced */
 	struct inode *inode;		/* d_real_inode(), referenced */
 	struct pc_ident ident;
-	struct pc_elf_info *elf;	/* program headers, for translations */
+	struct pc_facts *facts;
 	bool write_denied;		/* not under pre-content watches */
 };
 
@@ -84,6 +97,7 @@ struct pc_fetch_arg {
 
 struct pc_event;
 struct pc_probe;
+struct pc_proof;
 
 /*
  * One inode a probe is armed on. The probe's own (p->site, the record's
@@ -101,6 +115,7 @@ struct pc_site {
 	struct path path;
 	struct inode *inode;		/* verified (real) inode, referenced */
 	struct pc_ident ident;
+	struct pc_proof *proof;		/* held while PC_F_WRITE_DENIED */
 	u64 __percpu *hits;
 	char *pathname;			/* as the writer named it */
 	int error;			/* why another site is not armed, or 0 */
@@ -192,7 +207,9 @@ static inline void pc_inode_allow_write(struct inode *inode)
 int pc_verify(const struct pc_record *rec, const char *pathname,
 	      struct pc_verified *v, struct pc_err *err);
 int pc_reprove(struct file *f, struct inode *inode,
-	       const struct pc_record *rec, struct pc_err *err);
+	       const struct pc_record *rec, struct pc_proof *proof,
+	       struct pc_err *err);
+void pc_facts_free(struct pc_facts *facts);
 int pc_ident_take(struct inode *inode, struct pc_ident *id);
 const char *pc_ident_changed(struct pc_ident *id, struct inode *inode);
 bool pc_ident_ctime_only(const struct pc_ident *id, struct inode *inode);

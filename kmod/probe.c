@@ -315,14 +315,14 @@ static int pc_probe_verify(struct pc_probe *p, const struct pc_record *rec,
 	ret = pc_verify(rec, p->site.pathname, &v, err);
 	if (ret)
 		return ret;
-	ret = pc_probe_set_args(p, rec, v.elf, err);
+	ret = pc_probe_set_args(p, rec, &v.facts->elf, err);
 	if (v.write_denied)
 		pc_inode_allow_write(v.inode);
 	p->site.path = v.path;
 	p->site.inode = v.inode;
 	p->site.ident = v.ident;
 	p->cred = get_current_cred();
-	kfree(v.elf);
+	pc_facts_free(v.facts);
 	return ret;
 }
 
@@ -363,7 +363,7 @@ int pc_site_reprove(struct pc_site *s, struct file *f, struct pc_err *err)
 
 	if (!rec)
 		return pc_err_set(err, -ENOMEM, "event", "out of memory");
-	ret = pc_reprove(f, s->inode, rec, err);
+	ret = pc_reprove(f, s->inode, rec, s->proof, err);
 	kfree(rec);
 	return ret;
 }

@@ -59,7 +59,7 @@ static struct pc_site *pc_site_new(struct pc_probe *p, const char *pathname,
 	s->inode = v.inode;
 	s->ident = v.ident;
 	s->transient = str_has_prefix(s->pathname, "/proc/");
-	kfree(v.elf);
+	pc_facts_free(v.facts);
 	kfree(rec);
 	return s;
 

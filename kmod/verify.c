@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 
 #include "pc.h"
+#include "proof.h"
 #include "testhook.h"
 
 /* ctime and nlink: the part a link change moves. */
@@ -243,20 +244,20 @@ static int pc_note_build_id(struct file *f, const struct pc_elf_seg *s,
  * hand-made note before it) does not end the search, it is reported only
  * if no segment has the build-id.
  */
-static int pc_check_build_id(struct file *f, const struct pc_record *rec,
-			     const struct pc_elf_info *elf, struct pc_err *err)
+static int pc_read_build_id(struct file *f, struct pc_facts *facts,
+			    struct pc_err *err)
 {
-	u8 id[PROBECACHE_BUILD_ID_MAX];
+	const struct pc_elf_info *elf = &facts->elf;
 	int ret = -ENOENT, bad = 0;
 	struct pc_err first = {};
-	size_t id_len = 0;
 	unsigned int i;
 
 	for (i = 0; i < elf->nsegs && ret; i++) {
 		if (elf->segs[i].type != PT_NOTE)
 			continue;
-		ret = pc_note_build_id(f, &elf->segs[i], elf->big_endian, id,
-				       &id_len, err);
+		ret = pc_note_build_id(f, &elf->segs[i], elf->big_endian,
+				       facts->build_id, &facts->build_id_len,
+				       err);
 		if (ret == -ENOEXEC && !bad) {
 			bad = ret;
 			first = *err;
@@ -271,13 +272,19 @@ static int pc_check_build_id(struct file *f, const struct pc_record *rec,
 	if (ret)
 		return pc_err_set(err, -ENOEXEC, "path",
 				  "no NT_GNU_BUILD_ID note");
-	if (id_len != rec->build_id_len || memcmp(id, rec->build_id, id_len)) {
-		return pc_err_set(err, -ESTALE, "build-id",
-				  "build-id mismatch: file has %*phN, record wants %*phN",
-				  (int)id_len, id, rec->build_id_len,
-				  rec->build_id);
-	}
 	return 0;
+}
+
+static int pc_check_build_id(const struct pc_record *rec,
+			     const struct pc_facts *facts, struct pc_err *err)
+{
+	if (facts->build_id_len == rec->build_id_len &&
+	    !memcmp(facts->build_id, rec->build_id, rec->build_id_len))
+		return 0;
+	return pc_err_set(err, -ESTALE, "build-id",
+			  "build-id mismatch: file has %*phN, record wants %*phN",
+			  (int)facts->build_id_len, facts->build_id,
+			  rec->build_id_len, rec->build_id);
 }
 
 /* Offsets are file offsets into the very bytes we just checked. */
@@ -413,35 +420,112 @@ static int pc_sdt_fast_shift(struct file *f, const struct pc_record *rec,
 	return 0;
 }
 
-/* The semaphore of the SDT probe at file offset rec->offset, as a file offset. */
-static int pc_sdt_site_sem(struct file *f, const struct pc_record *rec,
-			   const struct pc_elf_info *elf,
-			   const struct pc_sdt_sects *ss, u64 *sem_off,
-			   struct pc_err *err)
+/* What an SDT check needs of a file: its sections and notes, read once. */
+struct pc_sdt_facts {
+	struct pc_sdt_sects ss;
+	void *notes;		/* ss.notes.size bytes; NULL: none usable */
+};
+
+static void pc_sdt_facts_free(struct pc_sdt_facts *sdt)
 {
-	const char *why = "malformed";
-	u64 pc, sem = 0;
+	if (!sdt)
+		return;
+	kvfree(sdt->notes);
+	kfree(sdt);
+}
+
+static struct pc_sdt_facts *pc_read_sdt(struct file *f,
+					const struct pc_elf_info *elf,
+					struct pc_err *err)
+{
+	struct pc_sdt_facts *sdt = kzalloc(sizeof(*sdt), GFP_KERNEL);
+	const struct pc_sdt_sects *ss;
 	void *notes;
 	int ret;
 
-	if (!ss->have_notes || ss->notes.size > PC_MAX_SDT_NOTES)
+	if (!sdt)
+		return ERR_PTR(pc_err_set(err, -ENOMEM, "path", "out of memory"));
+	ss = &sdt->ss;
+	ret = pc_read_sdt_sects(f, elf, &sdt->ss, err);
+	if (ret)
+		goto err_free;
+	if (ss->have_notes && ss->notes.size <= PC_MAX_SDT_NOTES) {
+		notes = pc_read_new(f, ss->notes.size, ss->notes.offset,
+				    ".note.stapsdt", err);
+		ret = PTR_ERR_OR_ZERO(notes);
+		if (ret)
+			goto err_free;
+		sdt->notes = notes;
+	}
+	return sdt;
+
+err_free:
+	kfree(sdt);
+	return ERR_PTR(ret);
+}
+
+/*
+ * The SDT part of @facts, read through @f at the first SDT record's check.
+ * Facts kept in a proof are shared by the probes of one inode: the first
+ * reader's notes stay, a racing one's are dropped.
+ */
+static const struct pc_sdt_facts *pc_facts_sdt(struct file *f,
+					       struct inode *inode,
+					       struct pc_facts *facts,
+					       struct pc_err *err)
+{
+	/* Pairs with the cmpxchg_release() below: the notes, then the pointer. */
+	struct pc_sdt_facts *sdt = smp_load_acquire(&facts->sdt);
+
+	if (sdt)
+		return sdt;
+	sdt = pc_read_sdt(f, &facts->elf, err);
+	if (IS_ERR(sdt))
+		return sdt;
+	if (d_real_inode(f->f_path.dentry) != inode) {
+		pc_sdt_facts_free(sdt);
+		return ERR_PTR(pc_err_set(err, -EAGAIN, "path",
+					  "copied up (overlayfs) while being verified"));
+	}
+	if (!cmpxchg_release(&facts->sdt, NULL, sdt))
+		return sdt;
+	pc_sdt_facts_free(sdt);
+	/* Another reader's, published by its cmpxchg_release() */
+	return smp_load_acquire(&facts->sdt);
+}
+
+void pc_facts_free(struct pc_facts *facts)
+{
+	if (!facts)
+		return;
+	pc_sdt_facts_free(facts->sdt);
+	kfree(facts);
+}
+
+/* The semaphore of the SDT probe at file offset rec->offset, as a file offset. */
+static int pc_sdt_site_sem(struct file *f, const struct pc_record *rec,
+			   const struct pc_elf_info *elf,
+			   const struct pc_sdt_facts *sdt, u64 *sem_off,
+			   struct pc_err *err)
+{
+	const struct pc_sdt_sects *ss = &sdt->ss;
+	const char *why = "malformed";
+	u64 pc, sem = 0;
+	int ret;
+
+	if (!sdt->notes)
 		return pc_err_set(err, -ENOEXEC, "offset",
 				  "the file has no usable .note.stapsdt to prove an SDT probe at 0x%llx",
 				  rec->offset);
 	if (pc_elf_off_to_vaddr(elf, rec->offset, &pc))
 		return pc_err_set(err, -ERANGE, "offset",
 				  "0x%llx is not inside any PT_LOAD", rec->offset);
-	notes = pc_read_new(f, ss->notes.size, ss->notes.offset,
-			    ".note.stapsdt", err);
-	if (IS_ERR(notes))
-		return PTR_ERR(notes);
-	ret = pc_sdt_find_site(notes, ss->notes.size, elf, ss->have_base,
+	ret = pc_sdt_find_site(sdt->notes, ss->notes.size, elf, ss->have_base,
 			       ss->base_addr, pc, &sem, &why);
 	if (ret == -ENOENT)
-		ret = pc_sdt_fast_shift(f, rec, elf, ss, notes, &sem, err);
+		ret = pc_sdt_fast_shift(f, rec, elf, ss, sdt->notes, &sem, err);
 	else if (ret)
 		pc_err_set(err, ret, "path", ".note.stapsdt: %s", why);
-	kvfree(notes);
 	if (ret == -ENOENT)
 		return pc_err_set(err, -ESTALE, "offset",
 				  "0x%llx is not an SDT probe of this file (no .note.stapsdt entry has it)",
@@ -465,18 +549,20 @@ static int pc_sdt_site_sem(struct file *f, const struct pc_record *rec,
  * writable segment. Other records (DWARF probes) have no such note; the CLI
  * proves their instruction boundary.
  */
-static int pc_check_sdt(struct file *f, const struct pc_record *rec,
-			const struct pc_elf_info *elf, struct pc_err *err)
+static int pc_check_sdt(struct file *f, struct inode *inode,
+			const struct pc_record *rec, struct pc_facts *facts,
+			struct pc_err *err)
 {
-	struct pc_sdt_sects ss = {};
+	const struct pc_sdt_facts *sdt;
 	u64 sem_off;
 	int ret;
 
 	if (!rec->ref_ctr_offset && strncmp(rec->group, "sdt_", 4))
 		return 0;
-	ret = pc_read_sdt_sects(f, elf, &ss, err);
-	if (!ret)
-		ret = pc_sdt_site_sem(f, rec, elf, &ss, &sem_off, err);
+	sdt = pc_facts_sdt(f, inode, facts, err);
+	if (IS_ERR(sdt))
+		return PTR_ERR(sdt);
+	ret = pc_sdt_site_sem(f, rec, &facts->elf, sdt, &sem_off, err);
 	if (ret)
 		return ret;
 	if (rec->ref_ctr_offset && rec->ref_ctr_offset != sem_off)
@@ -487,31 +573,57 @@ static int pc_check_sdt(struct file *f, const struct pc_record *rec,
 	return 0;
 }
 
-static int pc_check_content(struct file *f, const struct pc_record *rec,
-			    struct pc_verified *v, struct pc_err *err)
+/* @rec against what @f's content says (@facts, of @f's real inode @inode). */
+static int pc_check_facts(struct file *f, struct inode *inode,
+			  const struct pc_record *rec, struct pc_facts *facts,
+			  struct pc_err *err)
 {
 	int ret;
 
-	v->elf->file_size = v->ident.size;
-	ret = pc_read_elf(f, v->elf, err);
+	ret = pc_check_build_id(rec, facts, err);
 	if (ret)
 		return ret;
-	ret = pc_check_build_id(f, rec, v->elf, err);
+	ret = pc_check_offsets(rec, &facts->elf, err);
 	if (ret)
 		return ret;
-	ret = pc_check_offsets(rec, v->elf, err);
-	if (ret)
-		return ret;
-	return pc_check_sdt(f, rec, v->elf, err);
+	return pc_check_sdt(f, inode, rec, facts, err);
 }
 
+/* ELF layout and build-id of @f, sized as v->ident says, into v->facts. */
+static int pc_read_facts(struct file *f, struct pc_verified *v,
+			 struct pc_err *err)
+{
+	struct pc_facts *facts = kzalloc(sizeof(*facts), GFP_KERNEL);
+	int ret;
+
+	if (!facts)
+		return pc_err_set(err, -ENOMEM, "path", "out of memory");
+	facts->elf.file_size = v->ident.size;
+	ret = pc_read_elf(f, &facts->elf, err);
+	if (!ret)
+		ret = pc_read_build_id(f, facts, err);
+	if (ret) {
+		kfree(facts);
+		return ret;
+	}
+	v->facts = facts;
+	return 0;
+}
+
+/*
+ * Read @f's facts into v->facts and check @rec against them. v->facts is
+ * left set when they were read with no change seen meanwhile, whatever
+ * @rec's check said: they are the content's.
+ */
 static int pc_check_file(struct file *f, const struct pc_record *rec,
 			 struct pc_verified *v, struct pc_err *err)
 {
 	const char *what;
 	int ret;
 
-	ret = pc_check_content(f, rec, v, err);
+	ret = pc_read_facts(f, v, err);
+	if (!ret)
+		ret = pc_check_facts(f, v->inode, rec, v->facts, err);
 	/*
 	 * A writer racing with our reads would make them meaningless, what
 	 * they found wrong included (a read cut short by a truncation): then
@@ -519,15 +631,19 @@ static int pc_check_file(struct file *f, const struct pc_record *rec,
 	 */
 	what = pc_ident_changed(&v->ident, v->inode);
 	if (what)
-		return pc_err_set(err, -EAGAIN, "path",
-				  "file changed (%s) while being verified", what);
+		ret = pc_err_set(err, -EAGAIN, "path",
+				 "file changed (%s) while being verified", what);
 	/*
 	 * An overlayfs copy-up meanwhile sends reads through the overlay
 	 * file to the upper inode, not the one we denied writes to.
 	 */
-	if (d_real_inode(f->f_path.dentry) != v->inode)
-		return pc_err_set(err, -EAGAIN, "path",
-				  "copied up (overlayfs) while being verified");
+	else if (d_real_inode(f->f_path.dentry) != v->inode)
+		ret = pc_err_set(err, -EAGAIN, "path",
+				 "copied up (overlayfs) while being verified");
+	else
+		return ret;
+	pc_facts_free(v->facts);
+	v->facts = NULL;
 	return ret;
 }
 
@@ -535,8 +651,8 @@ static int pc_check_file(struct file *f, const struct pc_record *rec,
  * Open @pathname, deny writes to it (not under pre-content watches: see
  * pc_file_hsm()), check it is a regular ELF file of this machine whose
  * build-id is the record's and whose segments contain the record's offsets.
- * On success @v holds references to the path and the real inode, and the
- * write denial if v->write_denied.
+ * On success @v holds references to the path and the real inode, the
+ * file's facts, and the write denial if v->write_denied.
  */
 int pc_verify(const struct pc_record *rec, const char *pathname,
 	      struct pc_verified *v, struct pc_err *err)
@@ -545,12 +661,9 @@ int pc_verify(const struct pc_record *rec, const char *pathname,
 	int ret;
 
 	memset(v, 0, sizeof(*v));
-	v->elf = kzalloc(sizeof(*v->elf), GFP_KERNEL);
-	if (!v->elf)
-		return -ENOMEM;
 	ret = pc_open(pathname, v, &f, err);
 	if (ret)
-		goto err_elf;
+		return ret;
 	/* Before the first read: what we check is what stays. */
 	v->write_denied = !pc_file_hsm(f);
 	ret = v->write_denied ? pc_inode_deny_write(v->inode) : 0;
@@ -570,40 +683,49 @@ int pc_verify(const struct pc_record *rec, const char *pathname,
 	return 0;
 
 err_deny:
+	pc_facts_free(v->facts);
+	v->facts = NULL;
 	if (v->write_denied)
 		pc_inode_allow_write(v->inode);
 err_refs:
 	iput(v->inode);
 	path_put(&v->path);
-err_elf:
-	kfree(v->elf);
-	v->elf = NULL;
 	return ret;
 }
 
 /*
- * At arm, writes to @inode denied by the caller (unless @f is under
- * pre-content watches): is the file @f reads still what @rec was verified
- * against? Size, mtime and ctime say so only as far as nobody put them back
- * (utimensat, a link count change re-baselining ctime), so read the
- * build-id again (and an SDT record's note) through @f, which the caller
- * opened with the definer's credentials. Reads through an overlay whose
- * file was copied up since would prove the upper inode, not @inode: refused.
+ * At arm, writes to @inode denied by the caller through @proof (NULL: @f
+ * is under pre-content watches, nothing denied): is the file @f reads
+ * still what @rec was verified against? Size, mtime and ctime say so only
+ * as far as nobody put them back (utimensat, a link count change
+ * re-baselining ctime), so the build-id (and an SDT record's note) is read
+ * again through @f, which the caller opened with the definer's credentials
+ * -- unless @proof already holds facts read since writes were last allowed
+ * (proof.c). Reads through an overlay whose file was copied up since would
+ * prove the upper inode, not @inode: refused.
  */
 int pc_reprove(struct file *f, struct inode *inode,
-	       const struct pc_record *rec, struct pc_err *err)
+	       const struct pc_record *rec, struct pc_proof *proof,
+	       struct pc_err *err)
 {
 	struct pc_verified v = { .inode = inode };
+	struct pc_facts *facts;
 	int ret;
 
 	if (d_real_inode(f->f_path.dentry) != inode)
 		return pc_err_set(err, -ESTALE, "path",
 				  "copied up (overlayfs) since it was verified");
-	v.elf = kzalloc(sizeof(*v.elf), GFP_KERNEL);
-	if (!v.elf)
-		return -ENOMEM;
+	facts = proof ? pc_proof_facts(proof) : NULL;
+	if (facts) {
+		pc_test_count(PC_TEST_PROOF_KEPT);
+		return pc_check_facts(f, inode, rec, facts, err);
+	}
+	pc_test_count(PC_TEST_PROOF_READ);
 	pc_ident_take(inode, &v.ident);
 	ret = pc_check_file(f, rec, &v, err);
-	kfree(v.elf);
+	if (v.facts && proof)
+		pc_proof_keep(proof, v.facts);
+	else
+		pc_facts_free(v.facts);
 	return ret;
 }

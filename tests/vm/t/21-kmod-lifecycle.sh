@@ -15,7 +15,8 @@
 #     event's open tried to arm, failed, and fork() failed;
 #  6. a same-size rewrite with mtime put back and the ctime re-baselined by a
 #     link count change: armed on bytes nobody verified (build B's int3 inside
-#     an instruction of build A);
+#     an instruction of build A); 6b: the same after what an arm read was kept
+#     (a proof, kmod/proof.c) and every probe on the file disarmed;
 #  7. an overlayfs copy-up while the file was verified: the build-id read came
 #     from the upper file (build A), the uprobe went on the lower inode (build B);
 #  8. perf_event_open by a uid-0 task without any capability armed the probe;
@@ -182,6 +183,34 @@ check "count: refused (the build-id is B's now)" kfail "count lc:six"
 check "  last_error names the build-id" sh -c "grep -q 'build-id mismatch' $PC_SYSFS/last_error || ! cat $PC_SYSFS/last_error"
 check_eq "build B runs unharmed" "variant=b value=0x01020304" "$(/tmp/lc_rw)"
 kctl "nocount lc:six" "del lc:six" 2> /dev/null
+
+# 6b. What arming read is kept only while our denial of writes stayed in force
+# without a gap (kmod/proof.c): a second probe armed on an armed file checks
+# against what the first read; once nothing is armed on the file, the next arm
+# reads it again. Seen failing (k2 armed on build B's bytes) on a build whose
+# proofs outlived their last holder.
+cp $PCF/pc_rewrite /tmp/lc_pk
+: > /tmp/lc_pk.ref
+$PCF/pc_harden mtime-from /tmp/lc_pk /tmp/lc_pk.ref
+OFF=$(printf '0x%x' $((pc_rewrite_OFF_pc_mark + 3)))
+proofs() { echo "$(cat $PARAM/test_proofs_read) $(cat $PARAM/test_proofs_kept)"; }
+check "define lc/k1 and lc/k2 on build A" kctl "add p:lc/k1 $pc_rewrite_BUILD_ID /tmp/lc_pk:$OFF" \
+	"add p:lc/k2 $pc_rewrite_BUILD_ID /tmp/lc_pk:$OFF"
+set -- $(proofs)
+kctl "count lc:k1" "count lc:k2"
+set -- $1 $2 $(proofs)
+check_eq "k1's arm read the file, k2's used that" "1 1" "$(($3 - $1)) $(($4 - $2))"
+check "a writer is refused while they are armed" sh -c '! sh -c "echo x >> /tmp/lc_pk" 2> /dev/null'
+kctl "nocount lc:k1" "nocount lc:k2"
+check "nothing armed: rewritten with build B (same size), mtime put back" sh -c \
+	"cat $PCF/pc_rewrite_b > /tmp/lc_pk && $PCF/pc_harden mtime-from /tmp/lc_pk.ref /tmp/lc_pk && ln /tmp/lc_pk /tmp/lc_pk.link"
+set -- $(proofs)
+check "count lc:k2 again: refused (read again: build B's build-id)" kfail "count lc:k2"
+set -- $1 $2 $(proofs)
+check_eq "  the file was read, nothing kept used" "1 0" "$(($3 - $1)) $(($4 - $2))"
+check_eq "  nothing armed" "0" "$(cat $PC_SYSFS/nr_armed)"
+check_eq "build B runs unharmed" "variant=b value=0x01020304" "$(/tmp/lc_pk)"
+kctl "del lc:k1" "del lc:k2" 2> /dev/null
 
 # 7. A copy-up while a file is being verified: refused, nothing armed on the
 # lower inode (build B) for build A's record.
