@@ -235,8 +235,11 @@ static int pc_deny_writes(struct pc_site *s, struct file *f,
 /* A failure to prove @s's content: stale, unless it may pass next time. */
 static int pc_arm_unproven(struct pc_site *s, int ret)
 {
-	/* Not another build: out of memory, or raced by a writer. */
-	if (ret && ret != -ENOMEM && ret != -EAGAIN)
+	/*
+	 * Not another build: out of memory, raced by a writer, or kept
+	 * facts that need the file opened after all (pc_check_facts()).
+	 */
+	if (ret && ret != -ENOMEM && ret != -EAGAIN && ret != -ECHILD)
 		pc_site_set_stale(s);
 	return ret;
 }
@@ -260,12 +263,33 @@ static int pc_arm_prove(struct pc_site *s, struct file *f,
 	return pc_arm_unproven(s, pc_site_reprove(s, f, err));
 }
 
+/*
+ * Another holder keeps what the site's file says (proof.c): check against
+ * that, without opening the file. -ECHILD: none kept, or the check needs
+ * the file after all; nothing held.
+ */
+static int pc_site_check_kept(struct pc_site *s, struct pc_err *err)
+{
+	int ret;
+
+	if (!pc_proof_join(s->inode, &s->proof))
+		return -ECHILD;
+	set_bit(PC_F_WRITE_DENIED, &s->flags);
+	ret = pc_arm_prove(s, NULL, err);
+	if (ret)
+		pc_allow_writes(s);
+	return ret;
+}
+
 /* The site's file must still be the verified one, and stay so while armed. */
 static int pc_site_check(struct pc_site *s, struct pc_err *err)
 {
 	struct file *f;
 	int ret;
 
+	ret = pc_site_check_kept(s, err);
+	if (ret != -ECHILD)
+		return ret;
 	f = pc_site_open(s, err);
 	if (IS_ERR(f))
 		return pc_arm_unproven(s, PTR_ERR(f));

@@ -79,6 +79,15 @@ struct pc_facts {
 	struct pc_sdt_facts *sdt;	/* read at the first SDT record's check */
 };
 
+/* What a record says of its file, which verification checks (verify.c). */
+struct pc_claim {
+	const u8 *build_id;
+	u8 build_id_len;
+	bool sdt;			/* an SDT probe: in the file's notes */
+	u64 offset;
+	u64 ref_ctr_offset;
+};
+
 /* Result of verifying a record's file: the open file and its real inode. */
 struct pc_verified {
 	struct path path;		/* referenced */
@@ -206,8 +215,10 @@ static inline void pc_inode_allow_write(struct inode *inode)
 /* verify.c */
 int pc_verify(const struct pc_record *rec, const char *pathname,
 	      struct pc_verified *v, struct pc_err *err);
-int pc_reprove(struct file *f, struct inode *inode,
-	       const struct pc_record *rec, struct pc_proof *proof,
+void pc_claim_init(struct pc_claim *claim, const u8 *build_id, u8 build_id_len,
+		   u64 offset, u64 ref_ctr_offset, const char *group);
+int pc_reprove(struct file *f, const struct path *path, struct inode *inode,
+	       const struct pc_claim *claim, struct pc_proof *proof,
 	       struct pc_err *err);
 void pc_facts_free(struct pc_facts *facts);
 int pc_ident_take(struct inode *inode, struct pc_ident *id);

@@ -355,17 +355,15 @@ struct file *pc_site_open(struct pc_site *s, struct pc_err *err)
 	return f;
 }
 
-/* What pc_reprove() checks of @s's file, read through @f. */
+/* What pc_reprove() checks of @s's file, read through @f (or kept). */
 int pc_site_reprove(struct pc_site *s, struct file *f, struct pc_err *err)
 {
-	struct pc_record *rec = pc_probe_record(s->p);
-	int ret;
+	const struct pc_probe *p = s->p;
+	struct pc_claim claim;
 
-	if (!rec)
-		return pc_err_set(err, -ENOMEM, "event", "out of memory");
-	ret = pc_reprove(f, s->inode, rec, s->proof, err);
-	kfree(rec);
-	return ret;
+	pc_claim_init(&claim, p->build_id, p->build_id_len, p->offset,
+		      p->ref_ctr_offset, pc_probe_group(p));
+	return pc_reprove(f, &s->path, s->inode, &claim, s->proof, err);
 }
 
 /* Cheap refusals first, and again at insert: writers race in between. */

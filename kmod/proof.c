@@ -77,6 +77,30 @@ int pc_proof_deny(struct inode *inode, struct pc_proof **proofp)
 	return 0;
 }
 
+/*
+ * Deny writes to @inode and hold its proof only if that proof already has
+ * facts: then a holder's denial is in force, so ours cannot fail, and the
+ * file need not even be opened. NULL: nothing done.
+ */
+struct pc_facts *pc_proof_join(struct inode *inode, struct pc_proof **proofp)
+{
+	struct pc_facts *facts = NULL;
+	struct pc_proof *proof;
+
+	spin_lock(&pc_proof_lock);
+	proof = pc_proof_find(inode);
+	if (proof)
+		facts = pc_proof_facts(proof);
+	if (facts && !WARN_ON_ONCE(pc_inode_deny_write(inode))) {
+		proof->holders++;
+		*proofp = proof;
+	} else {
+		facts = NULL;
+	}
+	spin_unlock(&pc_proof_lock);
+	return facts;
+}
+
 /* Leave @proof, then let writers in (in that order: see the top). */
 void pc_proof_allow(struct pc_proof *proof, struct inode *inode)
 {

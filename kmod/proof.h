@@ -13,6 +13,7 @@ struct pc_facts;
 struct pc_proof;
 
 int pc_proof_deny(struct inode *inode, struct pc_proof **proofp);
+struct pc_facts *pc_proof_join(struct inode *inode, struct pc_proof **proofp);
 void pc_proof_allow(struct pc_proof *proof, struct inode *inode);
 struct pc_facts *pc_proof_facts(struct pc_proof *proof);
 struct pc_facts *pc_proof_keep(struct pc_proof *proof, struct pc_facts *facts);

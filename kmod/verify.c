@@ -275,35 +275,49 @@ static int pc_read_build_id(struct file *f, struct pc_facts *facts,
 	return 0;
 }
 
-static int pc_check_build_id(const struct pc_record *rec,
+/*
+ * An SDT record (group sdt_*, or any record with a semaphore) is checked
+ * against the file's SDT notes too (pc_check_sdt()).
+ */
+void pc_claim_init(struct pc_claim *claim, const u8 *build_id, u8 build_id_len,
+		   u64 offset, u64 ref_ctr_offset, const char *group)
+{
+	claim->build_id = build_id;
+	claim->build_id_len = build_id_len;
+	claim->offset = offset;
+	claim->ref_ctr_offset = ref_ctr_offset;
+	claim->sdt = ref_ctr_offset || str_has_prefix(group, "sdt_");
+}
+
+static int pc_check_build_id(const struct pc_claim *claim,
 			     const struct pc_facts *facts, struct pc_err *err)
 {
-	if (facts->build_id_len == rec->build_id_len &&
-	    !memcmp(facts->build_id, rec->build_id, rec->build_id_len))
+	if (facts->build_id_len == claim->build_id_len &&
+	    !memcmp(facts->build_id, claim->build_id, claim->build_id_len))
 		return 0;
 	return pc_err_set(err, -ESTALE, "build-id",
 			  "build-id mismatch: file has %*phN, record wants %*phN",
 			  (int)facts->build_id_len, facts->build_id,
-			  rec->build_id_len, rec->build_id);
+			  claim->build_id_len, claim->build_id);
 }
 
 /* Offsets are file offsets into the very bytes we just checked. */
-static int pc_check_offsets(const struct pc_record *rec,
+static int pc_check_offsets(const struct pc_claim *claim,
 			    const struct pc_elf_info *elf, struct pc_err *err)
 {
-	if (rec->offset >= elf->file_size)
+	if (claim->offset >= elf->file_size)
 		return pc_err_set(err, -ERANGE, "offset",
 				  "0x%llx is past end of file (size 0x%llx)",
-				  rec->offset, elf->file_size);
-	if (!pc_elf_in_load(elf, rec->offset, 1, PF_X))
+				  claim->offset, elf->file_size);
+	if (!pc_elf_in_load(elf, claim->offset, 1, PF_X))
 		return pc_err_set(err, -ERANGE, "offset",
 				  "0x%llx is not inside an executable PT_LOAD",
-				  rec->offset);
-	if (rec->ref_ctr_offset &&
-	    !pc_elf_in_load(elf, rec->ref_ctr_offset, sizeof(short), PF_W))
+				  claim->offset);
+	if (claim->ref_ctr_offset &&
+	    !pc_elf_in_load(elf, claim->ref_ctr_offset, sizeof(short), PF_W))
 		return pc_err_set(err, -ERANGE, "ref_ctr",
 				  "0x%llx is not inside a writable PT_LOAD",
-				  rec->ref_ctr_offset);
+				  claim->ref_ctr_offset);
 	return 0;
 }
 
@@ -378,14 +392,14 @@ static int pc_read_sdt_sects(struct file *f, const struct pc_elf_info *elf,
 }
 
 /*
- * x86-64 only: rec->offset may be one past an SDT probe's address when the
+ * x86-64 only: claim->offset may be one past an SDT probe's address when the
  * probe's nop is followed by the 10-byte nop the uprobe core optimizes (see
  * Documentation/design.md "USDT fast path"). Exactly that shift, only with
  * exactly those 11 bytes in the file, and only where the uprobe core
  * optimizes them: 0 and the probe's semaphore, else -ENOENT, or another
  * error with @err set (unreadable; a kernel that cannot use the site).
  */
-static int pc_sdt_fast_shift(struct file *f, const struct pc_record *rec,
+static int pc_sdt_fast_shift(struct file *f, const struct pc_claim *claim,
 			     const struct pc_elf_info *elf,
 			     const struct pc_sdt_sects *ss, const void *notes,
 			     u64 *sem, struct pc_err *err)
@@ -395,16 +409,18 @@ static int pc_sdt_fast_shift(struct file *f, const struct pc_record *rec,
 	u64 pc;
 	int ret;
 
-	if (elf->machine != EM_X86_64 || !rec->offset ||
-	    pc_elf_off_to_vaddr(elf, rec->offset - 1, &pc))
+	if (elf->machine != EM_X86_64 || !claim->offset ||
+	    pc_elf_off_to_vaddr(elf, claim->offset - 1, &pc))
 		return -ENOENT;
 	ret = pc_sdt_find_site(notes, ss->notes.size, elf, ss->have_base,
 			       ss->base_addr, pc, sem, &why);
 	if (ret)
 		return -ENOENT;
-	if (!pc_elf_in_load(elf, rec->offset - 1, sizeof(site), PF_X))
+	if (!pc_elf_in_load(elf, claim->offset - 1, sizeof(site), PF_X))
 		return -ENOENT;
-	ret = pc_read_at(f, site, sizeof(site), rec->offset - 1, "SDT site", err);
+	if (!f)
+		return -ECHILD;
+	ret = pc_read_at(f, site, sizeof(site), claim->offset - 1, "SDT site", err);
 	if (ret)
 		return ret;
 	if (!pc_sdt_fast_site(site, sizeof(site)))
@@ -416,7 +432,7 @@ static int pc_sdt_fast_shift(struct file *f, const struct pc_record *rec,
 	if (!PC_UPROBE_OPTIMIZES)
 		return pc_err_set(err, -EOPNOTSUPP, "offset",
 				  "0x%llx is the fast site of the SDT probe at 0x%llx, but this kernel's uprobes do not optimize it (no arch_uprobe_optimize): define at 0x%llx",
-				  rec->offset, rec->offset - 1, rec->offset - 1);
+				  claim->offset, claim->offset - 1, claim->offset - 1);
 	return 0;
 }
 
@@ -465,7 +481,8 @@ err_free:
 }
 
 /*
- * The SDT part of @facts, read through @f at the first SDT record's check.
+ * The SDT part of @facts, read through @f at the first SDT record's check
+ * (-ECHILD without @f: the caller opens the file and tries again).
  * Facts kept in a proof are shared by the probes of one inode: the first
  * reader's notes stay, a racing one's are dropped.
  */
@@ -479,6 +496,8 @@ static const struct pc_sdt_facts *pc_facts_sdt(struct file *f,
 
 	if (sdt)
 		return sdt;
+	if (!f)
+		return ERR_PTR(-ECHILD);
 	sdt = pc_read_sdt(f, &facts->elf, err);
 	if (IS_ERR(sdt))
 		return sdt;
@@ -502,8 +521,8 @@ void pc_facts_free(struct pc_facts *facts)
 	kfree(facts);
 }
 
-/* The semaphore of the SDT probe at file offset rec->offset, as a file offset. */
-static int pc_sdt_site_sem(struct file *f, const struct pc_record *rec,
+/* The semaphore of the SDT probe at file offset claim->offset, as one too. */
+static int pc_sdt_site_sem(struct file *f, const struct pc_claim *claim,
 			   const struct pc_elf_info *elf,
 			   const struct pc_sdt_facts *sdt, u64 *sem_off,
 			   struct pc_err *err)
@@ -516,20 +535,20 @@ static int pc_sdt_site_sem(struct file *f, const struct pc_record *rec,
 	if (!sdt->notes)
 		return pc_err_set(err, -ENOEXEC, "offset",
 				  "the file has no usable .note.stapsdt to prove an SDT probe at 0x%llx",
-				  rec->offset);
-	if (pc_elf_off_to_vaddr(elf, rec->offset, &pc))
+				  claim->offset);
+	if (pc_elf_off_to_vaddr(elf, claim->offset, &pc))
 		return pc_err_set(err, -ERANGE, "offset",
-				  "0x%llx is not inside any PT_LOAD", rec->offset);
+				  "0x%llx is not inside any PT_LOAD", claim->offset);
 	ret = pc_sdt_find_site(sdt->notes, ss->notes.size, elf, ss->have_base,
 			       ss->base_addr, pc, &sem, &why);
 	if (ret == -ENOENT)
-		ret = pc_sdt_fast_shift(f, rec, elf, ss, sdt->notes, &sem, err);
+		ret = pc_sdt_fast_shift(f, claim, elf, ss, sdt->notes, &sem, err);
 	else if (ret)
 		pc_err_set(err, ret, "path", ".note.stapsdt: %s", why);
 	if (ret == -ENOENT)
 		return pc_err_set(err, -ESTALE, "offset",
 				  "0x%llx is not an SDT probe of this file (no .note.stapsdt entry has it)",
-				  rec->offset);
+				  claim->offset);
 	if (ret)
 		return ret;	/* err says why */
 	*sem_off = 0;
@@ -550,43 +569,47 @@ static int pc_sdt_site_sem(struct file *f, const struct pc_record *rec,
  * proves their instruction boundary.
  */
 static int pc_check_sdt(struct file *f, struct inode *inode,
-			const struct pc_record *rec, struct pc_facts *facts,
+			const struct pc_claim *claim, struct pc_facts *facts,
 			struct pc_err *err)
 {
 	const struct pc_sdt_facts *sdt;
 	u64 sem_off;
 	int ret;
 
-	if (!rec->ref_ctr_offset && strncmp(rec->group, "sdt_", 4))
+	if (!claim->sdt)
 		return 0;
 	sdt = pc_facts_sdt(f, inode, facts, err);
 	if (IS_ERR(sdt))
 		return PTR_ERR(sdt);
-	ret = pc_sdt_site_sem(f, rec, &facts->elf, sdt, &sem_off, err);
+	ret = pc_sdt_site_sem(f, claim, &facts->elf, sdt, &sem_off, err);
 	if (ret)
 		return ret;
-	if (rec->ref_ctr_offset && rec->ref_ctr_offset != sem_off)
+	if (claim->ref_ctr_offset && claim->ref_ctr_offset != sem_off)
 		return pc_err_set(err, -ESTALE, "ref_ctr",
 				  sem_off ? "0x%llx is not the semaphore of the SDT probe at 0x%llx (0x%llx is)" :
 					    "0x%llx: the SDT probe at 0x%llx has no semaphore",
-				  rec->ref_ctr_offset, rec->offset, sem_off);
+				  claim->ref_ctr_offset, claim->offset, sem_off);
 	return 0;
 }
 
-/* @rec against what @f's content says (@facts, of @f's real inode @inode). */
+/*
+ * @claim against what @f's content says (@facts, of @f's real inode @inode).
+ * @f may be NULL where @facts are kept (proof.c): -ECHILD if a check needs
+ * to read the file after all (notes not read yet, an SDT fast site).
+ */
 static int pc_check_facts(struct file *f, struct inode *inode,
-			  const struct pc_record *rec, struct pc_facts *facts,
+			  const struct pc_claim *claim, struct pc_facts *facts,
 			  struct pc_err *err)
 {
 	int ret;
 
-	ret = pc_check_build_id(rec, facts, err);
+	ret = pc_check_build_id(claim, facts, err);
 	if (ret)
 		return ret;
-	ret = pc_check_offsets(rec, &facts->elf, err);
+	ret = pc_check_offsets(claim, &facts->elf, err);
 	if (ret)
 		return ret;
-	return pc_check_sdt(f, inode, rec, facts, err);
+	return pc_check_sdt(f, inode, claim, facts, err);
 }
 
 /* ELF layout and build-id of @f, sized as v->ident says, into v->facts. */
@@ -611,11 +634,11 @@ static int pc_read_facts(struct file *f, struct pc_verified *v,
 }
 
 /*
- * Read @f's facts into v->facts and check @rec against them. v->facts is
+ * Read @f's facts into v->facts and check @claim against them. v->facts is
  * left set when they were read with no change seen meanwhile, whatever
- * @rec's check said: they are the content's.
+ * @claim's check said: they are the content's.
  */
-static int pc_check_file(struct file *f, const struct pc_record *rec,
+static int pc_check_file(struct file *f, const struct pc_claim *claim,
 			 struct pc_verified *v, struct pc_err *err)
 {
 	const char *what;
@@ -623,7 +646,7 @@ static int pc_check_file(struct file *f, const struct pc_record *rec,
 
 	ret = pc_read_facts(f, v, err);
 	if (!ret)
-		ret = pc_check_facts(f, v->inode, rec, v->facts, err);
+		ret = pc_check_facts(f, v->inode, claim, v->facts, err);
 	/*
 	 * A writer racing with our reads would make them meaningless, what
 	 * they found wrong included (a read cut short by a truncation): then
@@ -657,8 +680,12 @@ static int pc_check_file(struct file *f, const struct pc_record *rec,
 int pc_verify(const struct pc_record *rec, const char *pathname,
 	      struct pc_verified *v, struct pc_err *err)
 {
+	struct pc_claim claim;
 	struct file *f;
 	int ret;
+
+	pc_claim_init(&claim, rec->build_id, rec->build_id_len, rec->offset,
+		      rec->ref_ctr_offset, rec->group);
 
 	memset(v, 0, sizeof(*v));
 	ret = pc_open(pathname, v, &f, err);
@@ -676,7 +703,7 @@ int pc_verify(const struct pc_record *rec, const char *pathname,
 	}
 	pc_ident_take(v->inode, &v->ident);
 	pc_test_delay(PC_TEST_VERIFY);
-	ret = pc_check_file(f, rec, v, err);
+	ret = pc_check_file(f, &claim, v, err);
 	fput(f);
 	if (ret)
 		goto err_deny;
@@ -696,33 +723,36 @@ err_refs:
 /*
  * At arm, writes to @inode denied by the caller through @proof (NULL: @f
  * is under pre-content watches, nothing denied): is the file @f reads
- * still what @rec was verified against? Size, mtime and ctime say so only
+ * still what @claim was verified against? Size, mtime and ctime say so only
  * as far as nobody put them back (utimensat, a link count change
  * re-baselining ctime), so the build-id (and an SDT record's note) is read
- * again through @f, which the caller opened with the definer's credentials
- * -- unless @proof already holds facts read since writes were last allowed
- * (proof.c). Reads through an overlay whose file was copied up since would
- * prove the upper inode, not @inode: refused.
+ * again through @f, which the caller opened on @path with the definer's
+ * credentials -- unless @proof already holds facts read since writes were
+ * last allowed (proof.c); then @f may be NULL (see pc_check_facts()). Reads
+ * through an overlay whose file was copied up since would prove the upper
+ * inode, not @inode: refused.
  */
-int pc_reprove(struct file *f, struct inode *inode,
-	       const struct pc_record *rec, struct pc_proof *proof,
+int pc_reprove(struct file *f, const struct path *path, struct inode *inode,
+	       const struct pc_claim *claim, struct pc_proof *proof,
 	       struct pc_err *err)
 {
 	struct pc_verified v = { .inode = inode };
 	struct pc_facts *facts;
 	int ret;
 
-	if (d_real_inode(f->f_path.dentry) != inode)
+	if (d_real_inode(path->dentry) != inode)
 		return pc_err_set(err, -ESTALE, "path",
 				  "copied up (overlayfs) since it was verified");
 	facts = proof ? pc_proof_facts(proof) : NULL;
 	if (facts) {
-		pc_test_count(PC_TEST_PROOF_KEPT);
-		return pc_check_facts(f, inode, rec, facts, err);
+		ret = pc_check_facts(f, inode, claim, facts, err);
+		if (ret != -ECHILD)
+			pc_test_count(PC_TEST_PROOF_KEPT);
+		return ret;
 	}
 	pc_test_count(PC_TEST_PROOF_READ);
 	pc_ident_take(inode, &v.ident);
-	ret = pc_check_file(f, rec, &v, err);
+	ret = pc_check_file(f, claim, &v, err);
 	if (v.facts && proof)
 		pc_proof_keep(proof, v.facts);
 	else
