@@ -46,7 +46,18 @@ export PROBECACHE_TRACEFS=$T/tracefs	# never the host's
 export PROBECACHE_PROC=$T/proc	# the module's listing: never the host's
 LIBSTDCXX=/usr/lib/x86_64-linux-gnu/libstdc++.so.6
 
-pc() { "$PC_BIN" "$@"; }
+# arm, define and scan sweep every process for copies of the probed files: where
+# another process maps a copy of a probed library (CI's chroot builds run beside
+# this suite), the CLI hands it to the module through a second open of control,
+# which in the plain files these checks read overwrites what the first wrote
+# (sysfs has no such offset: each write is its own command). As root, pc runs
+# in a PID namespace of its own, whose sweep sees only itself. fk (below) goes
+# through fakemod, which appends, and its checks look for their own copies.
+if [ "$(id -u)" = 0 ] && unshare -pf --mount-proc true 2> /dev/null; then
+	pc() { unshare -pf --mount-proc "$PC_BIN" "$@"; }
+else
+	pc() { "$PC_BIN" "$@"; }
+fi
 bid() { readelf -n "$1" | sed -n 's/^ *Build ID: //p'; }
 json_ok() { python3 -m json.tool >/dev/null; }
 # rc CMD...: run, print the exit status only
@@ -966,15 +977,17 @@ sp=$!
 until grep -q "$T/libcopy.so.6" /proc/$sp/maps 2> /dev/null; do sleep 0.05; done
 : > "$F/sys/control"
 out=$(fk define 'sdt_libstdcxx:throw' 2>&1)
-check_eq "define: a site line for the copy a process maps" \
-	"site sdt_libstdcxx:throw $T/libcopy.so.6" "$(grep '^site ' "$F/sys/control")"
+# Other processes on this machine may map copies of the same libstdc++ (CI's chroot
+# builds run beside this suite): they are sites too, rightly; look for ours.
+check "define: a site line for the copy a process maps" \
+	grep -Fqx "site sdt_libstdcxx:throw $T/libcopy.so.6" "$F/sys/control"
 check "  and says it followed it, with the pid" grep -q "^followed sdt_libstdcxx:throw to $T/libcopy.so.6 (pid $sp)$" <<< "$out"
 rm "$T/libcopy.so.6"
 : > "$F/sys/control"
 out=$(fk define 'sdt_libstdcxx:throw' 2>&1)
 check_eq "  deleted while mapped: followed through map_files" \
 	"site sdt_libstdcxx:throw /proc/$sp/map_files/" \
-	"$(grep -o '^site [^ ]* /proc/[0-9]*/map_files/' "$F/sys/control")"
+	"$(grep -o "^site [^ ]* /proc/$sp/map_files/" "$F/sys/control")"
 check "  and said deleted" grep -q "^followed sdt_libstdcxx:throw to /proc/$sp/map_files/[0-9a-f-]*, deleted (pid $sp)$" <<< "$out"
 fk disarm -q 'sdt_libstdcxx:throw'
 : > "$F/sys/control"
@@ -1023,7 +1036,8 @@ sleep 1
 check_eq "  a copy whose build-id is one byte off: never handed" "" "$(grep "off.so.6\|/proc/$op/" "$F/sys/control")"
 kill -TERM $fp; wait $fp; r=$?
 check_eq "  SIGTERM ends it: exit 0" 0 "$r"
-check "  printing its counts" grep -Eq '^follow: [0-9]+ mappings, [0-9]+ queued a sweep, [0-9]+ sweeps \([0-9]+ of every process\), 3 copies followed, 0 refused, 0 records lost$' "$T/follow.out"
+# At least our 3 copies: other processes may map copies of their own (above).
+check "  printing its counts" awk '/^follow: [0-9]+ mappings, [0-9]+ queued a sweep, [0-9]+ sweeps \([0-9]+ of every process\), [0-9]+ copies followed, 0 refused, 0 records lost$/ && $14 >= 3 { ok = 1 } END { exit !ok }' "$T/follow.out"
 check_eq "  nothing on stderr" "" "$(cat "$T/follow.err")"
 kill $lp $dp $np $op 2> /dev/null
 wait $lp $dp $np $op 2> /dev/null
