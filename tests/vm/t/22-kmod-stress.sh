@@ -50,10 +50,12 @@ rnd() {
 op() {
 	_n=$1
 	shift
-	if "$@" > /dev/null 2>&1; then
+	if "$@" > /dev/null 2> "$D/err.$W"; then
 		echo "$_n ok" >> "$D/ops.$W"
 	else
 		echo "$_n fail" >> "$D/ops.$W"
+		# shellcheck disable=SC2145
+		{ echo "$@:"; head -c 300 "$D/err.$W"; } > "$D/why.$_n"
 	fi
 }
 
@@ -110,19 +112,44 @@ writer() {
 	wait
 }
 
+# held EVENT-DIR CMD...: CMD while an ftrace enable holds the event (del: EBUSY).
+# perf record takes long enough to start (reading the event's format, then
+# perf_event_open()) that the writers had deleted its event first every time.
+held() {
+	_ev=$1
+	shift
+	echo 1 > "$_ev/enable" || return 1
+	"$@"
+	_r=$?
+	echo 0 > "$_ev/enable"
+	return $_r
+}
+
+# live: in $e, an event defined now, if any (else any): the writers delete and clear
+# so often that a tracer picking blindly found its event gone nearly every time
+# (perf record and record -p: 0 successes in 10 minutes on the debug kernel)
+live() {
+	rnd $NE
+	e=$v
+	set -- $(ls -d $TR/events/rs/e* 2> /dev/null | sed 's/.*e//')
+	[ $# -gt 0 ] || return 0
+	rnd $#
+	shift $v
+	e=$1
+}
+
 tracer() {
 	n=0
 	while [ "$(date +%s)" -lt "$END" ]; do
-		rnd $NE
-		e=$v
+		live
 		ev=$TR/events/rs/e$e
 		rnd 9
 		case $v in
 		0) op perf-stat-a perf stat -a -e rs:e$e -o /dev/null -- sleep 0.3 ;;
-		1) op perf-record perf record -q -e rs:e$e -o $D/rec.data -- $(file $((e % NF))) loop 20 ;;
+		1) op perf-record held $ev perf record -q -e rs:e$e -o $D/rec.data -- $(file $((e % NF))) loop 20 ;;
 		2) $(file $((e % NF))) loop 1000000 > /dev/null 2>&1 &
 		   hp=$!
-		   op perf-record-p perf record -q -p $hp -e rs:e$e -o $D/recp.data -- sleep 0.3
+		   op perf-record-p held $ev perf record -q -p $hp -e rs:e$e -o $D/recp.data -- sleep 0.3
 		   kill $hp 2> /dev/null
 		   wait $hp 2> /dev/null ;;
 		3) op ftrace-on sh -c "echo 1 > $ev/enable"
@@ -205,6 +232,13 @@ fi
 sed -n 's/^\([a-z-]*\) \(.*\)/\1:\2/p' $D/ops.* | sort | uniq -c |
 	awk '{ printf "%s=%s ", $2, $1 } END { print "" }' | fold -w 100 | sed 's/^/operations: /' |
 	while read -r l; do diag "$l"; done
+# An operation that never succeeded exercised only its refusal: say why it failed.
+for f in $D/why.*; do
+	[ -f "$f" ] || continue
+	_n=${f#"$D/why."}
+	[ "${_n%-bad}" = "$_n" ] || continue	# never meant to
+	grep -qx "$_n ok" $D/ops.* || sed "s/^/never ok: $_n: /" "$f" | while read -r l; do diag "$l"; done
+done
 
 # Undo what the tracer may have left on when the clock stopped.
 echo '-:rsep/ep' >> $TR/dynamic_events 2> /dev/null
