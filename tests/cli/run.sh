@@ -385,16 +385,24 @@ assert (p[\"state\"],p[\"consumers\"],p[\"counting\"],p[\"hits\"],d[\"nr_armed\"
 # The module's sites (issue 27): the copies a probe follows, under it. Before
 # status read them (3be924f), none of these passed.
 printf '%s\n' "sdt_libstdcxx:throw site=0 state=armed hits=5 error=0 unlinked=0 dev=8:1 ino=12 path=$real" \
-	"sdt_libstdcxx:throw site=1 state=armed hits=2 error=0 unlinked=1 dev=0:44 ino=7 path=/proc/42/map_files/7f00-7f10" \
+	"sdt_libstdcxx:throw site=1 state=armed hits=2 error=0 unlinked=1 dev=0:44 ino=7 path=/proc/1/map_files/7f00-7f10" \
 	"sdt_libstdcxx:throw site=2 state=defined hits=0 error=-26 unlinked=0 dev=8:1 ino=99 path=/srv/copy.so" \
+	"sdt_libstdcxx:throw site=3 state=defined hits=0 error=0 unlinked=0 dev=8:1 ino=98 path=/proc/4194305/root/srv/c.so" \
 	> "$T/proc/probecache_sites"
 out=$(pc status)
-check "status lists a followed copy under its probe" grep -qx "  + copy /proc/42/map_files/7f00-7f10 armed, 2 hits, deleted" <<< "$out"
+# pid 1: as root pc runs in a PID namespace of its own, where pid 1 is itself
+check "status lists a followed copy under its probe, its inode and mount namespace" \
+	grep -Eqx "  \+ copy /proc/1/map_files/7f00-7f10 armed, 2 hits, deleted, inode 0:44/7, (mount ns [0-9]+ of pid 1|pid 1, mount ns not readable)" <<< "$out"
 check "  and one the module could not arm, with the errno's name" \
-	grep -qx "  + copy /srv/copy.so defined, 0 hits, not armed: ETXTBSY" <<< "$out"
-check_eq "  status --json: every site, its own file first" "0 1 2|$real|-26 ETXTBSY|0:44" \
+	grep -qx "  + copy /srv/copy.so defined, 0 hits, inode 8:1/99, not armed: ETXTBSY" <<< "$out"
+check "  and one whose process is gone (no pid is above 4194304)" \
+	grep -qx "  + copy /proc/4194305/root/srv/c.so defined, 0 hits, inode 8:1/98, pid 4194305 gone" <<< "$out"
+check_eq "  status --json: every site, its own file first, pid and mount ns of one through /proc" \
+	"0 1 2 3|$real|-26 ETXTBSY|0:44|1 True|0 0|4194305 0" \
 	"$(pc status --json | python3 -c 'import json,sys; s=json.load(sys.stdin)["probes"][0]["sites"]
-print(" ".join(str(x["site"]) for x in s), s[0]["path"], "%d %s" % (s[2]["error"], s[2]["error_name"]), s[1]["dev"], sep="|")')"
+print(" ".join(str(x["site"]) for x in s), s[0]["path"], "%d %s" % (s[2]["error"], s[2]["error_name"]), s[1]["dev"],
+      "%d %s" % (s[1]["via_pid"], s[1]["mntns"] > 0), "%d %d" % (s[2]["via_pid"], s[2]["mntns"]),
+      "%d %d" % (s[3]["via_pid"], s[3]["mntns"]), sep="|")')"
 echo "sdt_libstdcxx:throw site=0 state=armed" > "$T/proc/probecache_sites"
 check_eq "  a malformed sites line: exit 1, named by file and line" \
 	"1 probecache-resolve: $T/proc/probecache_sites:1: not a site line" "$(pc status > /dev/null 2>&1; echo -n "$? ")$(pc status 2>&1 >/dev/null)"

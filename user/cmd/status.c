@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "armed.h"
 #include "builtin.h"
@@ -34,10 +35,40 @@ static const char *err_name(int err)
 	return n ? n : "";
 }
 
+/*
+ * A site named through /proc/PID/ (map_files, root): PID, and the inode of
+ * its mount namespace while it runs (0 once gone, UINT64_MAX if we may not
+ * read it). 0 for a plain path: the module resolved that in the namespace
+ * of whoever handed it.
+ */
+static pid_t site_via(const struct pc_ksite *s, uint64_t *mntns)
+{
+	char ns[64];
+	struct stat st;
+	long pid;
+	char *end;
+
+	*mntns = 0;
+	if (strncmp(s->path, "/proc/", 6))
+		return 0;
+	errno = 0;
+	pid = strtol(s->path + 6, &end, 10);
+	if (errno || end == s->path + 6 || *end != '/' || pid <= 0 || pid > INT32_MAX)
+		return 0;
+	snprintf(ns, sizeof(ns), "/proc/%ld/ns/mnt", pid);
+	if (!stat(ns, &st))
+		*mntns = st.st_ino;
+	else if (errno != ENOENT)
+		*mntns = UINT64_MAX;	/* not ours to read */
+	return pid;
+}
+
 /* Every site of @p, its own file first. */
 static void sites_json(const struct pc_kprobe *p, const struct pc_ksites *ks)
 {
 	bool comma = false;
+	uint64_t mntns;
+	pid_t pid;
 
 	printf(",\"sites\":[");
 	for (size_t i = 0; i < ks->n; i++) {
@@ -50,8 +81,11 @@ static void sites_json(const struct pc_kprobe *p, const struct pc_ksites *ks)
 		json_kv("state", s->state, true);
 		printf(",\"hits\":%" PRIu64 ",\"error\":%d", s->hits, s->error);
 		json_kv("error_name", err_name(s->error), true);
-		printf(",\"unlinked\":%s,\"dev\":\"%u:%u\",\"ino\":%" PRIu64 "}",
+		printf(",\"unlinked\":%s,\"dev\":\"%u:%u\",\"ino\":%" PRIu64,
 		       s->unlinked ? "true" : "false", s->dev_major, s->dev_minor, s->ino);
+		pid = site_via(s, &mntns);
+		printf(",\"via_pid\":%d,\"mntns\":%" PRIu64 "}", (int)pid,
+		       mntns == UINT64_MAX ? 0 : mntns);
 		comma = true;
 	}
 	putchar(']');
@@ -60,13 +94,24 @@ static void sites_json(const struct pc_kprobe *p, const struct pc_ksites *ks)
 /* The copies @p follows besides its own file, one line each. */
 static void sites_text(const struct pc_kprobe *p, const struct pc_ksites *ks)
 {
+	uint64_t mntns;
+	pid_t pid;
+
 	for (size_t i = 0; i < ks->n; i++) {
 		const struct pc_ksite *s = &ks->s[i];
 
 		if (!s->site || strcmp(s->name, p->name))
 			continue;
-		printf("  + copy %s %s, %" PRIu64 " hits%s", s->path, s->state, s->hits,
-		       s->unlinked ? ", deleted" : "");
+		printf("  + copy %s %s, %" PRIu64 " hits%s, inode %u:%u/%" PRIu64, s->path,
+		       s->state, s->hits, s->unlinked ? ", deleted" : "", s->dev_major,
+		       s->dev_minor, s->ino);
+		pid = site_via(s, &mntns);
+		if (pid && mntns == UINT64_MAX)
+			printf(", pid %d, mount ns not readable", (int)pid);
+		else if (pid && mntns)
+			printf(", mount ns %" PRIu64 " of pid %d", mntns, (int)pid);
+		else if (pid)
+			printf(", pid %d gone", (int)pid);
 		if (s->error)
 			printf(", not armed: %s", err_name(s->error));
 		putchar('\n');

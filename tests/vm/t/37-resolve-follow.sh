@@ -55,7 +55,12 @@ check "  the copy at another path" grep -q "^followed $P to $D/copy (pid $cp)$" 
 check "  the deleted one through map_files" grep -q "^followed $P to /proc/$gn/map_files/[0-9a-f-]*, deleted (pid $gn)$" /tmp/define.out
 check "  the one in another mount namespace through map_files" grep -q "^followed $P to /proc/$ns/map_files/[0-9a-f-]* (pid $ns)$" /tmp/define.out
 check_eq "the module lists 4 sites of $P again" 4 "$(grep -c "^$P " $SITES)"
-check "status shows the deleted copy under $P" sh -c "probecache-resolve status | grep -q '^  + copy /proc/$gn/map_files/[0-9a-f-]* defined, 0 hits, deleted$'"
+probecache-resolve status > /tmp/status37.out
+check "status shows the deleted copy under $P, its inode and its process's mount namespace" \
+	grep -q "^  + copy /proc/$gn/map_files/[0-9a-f-]* defined, 0 hits, deleted, inode [0-9]*:[0-9]*/[0-9]*, mount ns $(stat -L -c %i /proc/$gn/ns/mnt) of pid $gn\$" /tmp/status37.out
+check "  and the one in another mount namespace, with that namespace" \
+	grep -q "^  + copy /proc/$ns/map_files/[0-9a-f-]* defined, 0 hits, inode [0-9]*:[0-9]*/[0-9]*, mount ns $(stat -L -c %i /proc/$ns/ns/mnt) of pid $ns\$" /tmp/status37.out
+check "  which is not ours" sh -c "[ $(stat -L -c %i /proc/$ns/ns/mnt) != $(stat -L -c %i /proc/self/ns/mnt) ]"
 check_eq "defined: nothing armed in any copy" "0" "$(cat $PC_SYSFS/nr_armed)"
 check_eq "a re-define follows nothing new" "0" \
 	"$(probecache-resolve define $P | grep -c '^followed')"
