@@ -12,12 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "armed.h"
 #include "builtin.h"
 #include "kload.h"
 #include "ksites.h"
+#include "mapsweep.h"
 #include "opts.h"
 #include "pattern.h"
 #include "pc.h"
@@ -43,10 +43,9 @@ static const char *err_name(int err)
  */
 static pid_t site_via(const struct pc_ksite *s, uint64_t *mntns)
 {
-	char ns[64];
-	struct stat st;
 	long pid;
 	char *end;
+	int ret;
 
 	*mntns = 0;
 	if (strncmp(s->path, "/proc/", 6))
@@ -55,10 +54,8 @@ static pid_t site_via(const struct pc_ksite *s, uint64_t *mntns)
 	pid = strtol(s->path + 6, &end, 10);
 	if (errno || end == s->path + 6 || *end != '/' || pid <= 0 || pid > INT32_MAX)
 		return 0;
-	snprintf(ns, sizeof(ns), "/proc/%ld/ns/mnt", pid);
-	if (!stat(ns, &st))
-		*mntns = st.st_ino;
-	else if (errno != ENOENT)
+	ret = pc_mntns_of(pid, mntns);
+	if (ret && ret != -ENOENT)
 		*mntns = UINT64_MAX;	/* not ours to read */
 	return pid;
 }

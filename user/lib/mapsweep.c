@@ -304,20 +304,23 @@ static int map_line(struct pc_sweep *s, pid_t pid, uint64_t mntns, const struct 
 	return try_map_files(s, site, pid, ml, mntns);
 }
 
-/* "mnt:[4026531841]" -> 4026531841; 0 when unreadable (exited, no ptrace right). */
-static uint64_t mntns_of(int procfd, pid_t pid)
+int pc_mntns_of(pid_t pid, uint64_t *mntns)
 {
 	char name[32], link[64];
 	ssize_t n;
 	char *b;
 
-	snprintf(name, sizeof(name), "%d/ns/mnt", (int)pid);
-	n = readlinkat(procfd, name, link, sizeof(link) - 1);
-	if (n <= 0)
-		return 0;
+	*mntns = 0;
+	snprintf(name, sizeof(name), "/proc/%d/ns/mnt", (int)pid);
+	n = readlink(name, link, sizeof(link) - 1);
+	if (n < 0)
+		return -errno;
 	link[n] = '\0';
 	b = strchr(link, '[');
-	return b ? strtoull(b + 1, NULL, 10) : 0;
+	if (!b)
+		return -EINVAL;
+	*mntns = strtoull(b + 1, NULL, 10);
+	return 0;
 }
 
 static int sweep_pid(struct pc_sweep *s, int procfd, pid_t pid)
@@ -342,7 +345,7 @@ static int sweep_pid(struct pc_sweep *s, int procfd, pid_t pid)
 		return denied_add(s, pid, ret, name);
 	}
 	s->stats.procs++;
-	mntns = mntns_of(procfd, pid);
+	pc_mntns_of(pid, &mntns);	/* 0 when unreadable: exited, no ptrace right */
 	pos = s->buf;
 	end = s->buf + len;
 	while ((line = pc_next_line(&pos, end, &nl)))

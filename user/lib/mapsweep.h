@@ -107,6 +107,12 @@ void pc_sweep_free(struct pc_sweep *s);
  */
 const struct pc_site *pc_sweep_next(const struct pc_sweep *s, const char *build_id, size_t *pos);
 
+/*
+ * The inode of @pid's mount namespace ("mnt:[4026531841]"): 0, or -errno
+ * with *@mntns 0 (-ENOENT: exited; -EACCES: no ptrace right to it).
+ */
+int pc_mntns_of(pid_t pid, uint64_t *mntns);
+
 /* "path", "map_files" or "unread". */
 const char *pc_site_how_str(enum pc_site_how how);
 
