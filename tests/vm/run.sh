@@ -323,6 +323,26 @@ make_initramfs() {
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$out/initrd.gz"
 }
 
+# nmi_vm PID: where a VM past its whole limit is stuck. QEMU's monitor samples every
+# CPU's instruction pointer and kernel stack (tests/vm/monitor.pl), then sends an NMI:
+# /init made an unknown NMI panic (panic=-1, -no-reboot: QEMU then exits), which prints
+# the interrupted context. The samples are named with the kallsyms /init saved on the
+# ext4 disk at boot. A VM
+# stuck with interrupts off on every CPU prints nothing else. Waits up to 20 s for QEMU.
+nmi_vm() {
+	local n=0
+	[ -S "$out/monitor.sock" ] || return 0
+	"$vm/monitor.pl" sample "$out/monitor.sock" 3 > "$out/cpus.raw" 2> /dev/null || true
+	"$vm/monitor.pl" nmi "$out/monitor.sock" 2> /dev/null || true
+	while kill -0 "$1" 2> /dev/null && [ $n -lt 20 ]; do
+		sleep 1
+		n=$((n + 1))
+	done
+	debugfs -R 'cat /.pc-kallsyms' "$out/ext4.img" > "$out/kallsyms" 2> /dev/null || true
+	"$vm/monitor.pl" symbolize "$out/kallsyms" < "$out/cpus.raw" |
+		sed 's/^/# /' > "$out/cpus.log" || true
+}
+
 # watch_vm PID START: wait for QEMU, killing it past the whole-VM limit. Until /init has
 # calibrated, the limit is VM_BOOT_TIMEOUT; then it is the time calibration took plus
 # the scaled sum of every budget /init reported (total=) plus slack for reboot.
@@ -336,9 +356,11 @@ watch_vm() {
 			[ -z "$total" ] || { cal=$el; limit=$((el + total + 60)); log "whole-VM limit ${limit}s"; }
 		fi
 		if [ "$el" -ge "$limit" ]; then
-			kill "$pid"
+			nmi_vm "$pid"
+			kill "$pid" 2> /dev/null || true
 			wait "$pid" || true
 			echo "not ok - VM timed out after ${el}s (limit ${limit}s)" >> "$out/tap.log"
+			cat "$out/cpus.log" >> "$out/tap.log" 2> /dev/null || true
 			return 0
 		fi
 		sleep 1
@@ -365,8 +387,9 @@ boot() {
 			-kernel "$vmlinuz" -initrd "$out/initrd.gz" \
 			-append "console=ttyAMA0 loglevel=5 panic=-1 oops=panic panic_on_warn=0 pc_tap=ttyAMA1$fixed" &
 	else
+		rm -f "$out/monitor.sock"
 		qemu-system-x86_64 -accel tcg -cpu max -m 1G -smp 2 \
-			-no-reboot -display none -monitor none \
+			-no-reboot -display none -monitor "unix:$out/monitor.sock,server=on,wait=off" \
 			-serial "file:$out/console.log" -serial "file:$out/tap.log" "${disks[@]}" \
 			-kernel "$vmlinuz" -initrd "$out/initrd.gz" \
 			-append "console=ttyS0 loglevel=5 panic=-1 oops=panic panic_on_warn=0$fixed" &
