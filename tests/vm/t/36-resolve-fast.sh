@@ -90,10 +90,12 @@ done
 
 # -- optimized or not: the trampoline mapping, only with the fast probe hit
 # maps PC_FAST_MODE: the [uprobes-trampoline] lines of a pc_fast that hit MODE 5 times
+# (A file of its own per MODE: the shell truncates it only once the child runs, and
+# the previous call's hits= line read before that killed the process before any hit.)
 maps() {
-	$F 5 "$1" -w > /tmp/w36.out &
+	$F 5 "$1" -w > /tmp/w36.$1.out &
 	_p=$!
-	wait_for 10 grep -q '^hits=' /tmp/w36.out
+	wait_for 10 grep -q '^hits=' /tmp/w36.$1.out
 	grep -c 'uprobes-trampoline' /proc/$_p/maps
 	kill $_p
 	wait $_p 2> /dev/null
