@@ -327,8 +327,8 @@ make_initramfs() {
 # CPU's instruction pointer and kernel stack (tests/vm/monitor.pl), then sends an NMI:
 # /init made an unknown NMI panic (panic=-1, -no-reboot: QEMU then exits), which prints
 # the interrupted context. The samples are named with the kallsyms /init saved on the
-# ext4 disk at boot. A VM
-# stuck with interrupts off on every CPU prints nothing else. Waits up to 20 s for QEMU.
+# ext4 disk at boot. A VM stuck with interrupts off on every CPU prints nothing else.
+# Waits up to 20 s for QEMU.
 nmi_vm() {
 	local n=0
 	[ -S "$out/monitor.sock" ] || return 0
