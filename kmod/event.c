@@ -36,7 +36,6 @@
 struct pc_event_link {
 	struct list_head list;		/* pc_event.files, RCU */
 	struct trace_event_file *file;
-	struct rcu_head rcu;
 };
 
 struct pc_event {
@@ -140,8 +139,27 @@ static int pc_print_fmt(const struct pc_probe *p, char *buf, int len)
 	return pos;
 }
 
+/*
+ * A string field's __data_loc (length incl. NUL << 16 | offset), checked
+ * against the record it is in: a record another event wrote under a type id
+ * since handed to this one holds anything there.
+ */
+static void pc_print_str(struct trace_seq *s, const char *name, const u8 *ent,
+			 unsigned int ent_size, u32 loc)
+{
+	unsigned int off = loc & 0xffff, len = loc >> 16;
+
+	if (!len)
+		trace_seq_printf(s, " %s=(fault)", name);
+	else if (off < PC_REC_BASE || off + len > ent_size)
+		trace_seq_printf(s, " %s=(bad record)", name);
+	else
+		trace_seq_printf(s, " %s=\"%.*s\"", name, (int)len - 1,
+				 (const char *)ent + off);
+}
+
 static void pc_print_arg(struct trace_seq *s, const struct pc_fetch_arg *fa,
-			 const u8 *ent)
+			 const u8 *ent, unsigned int ent_size)
 {
 	const struct pc_arg *a = &fa->arg;
 	const u8 *f = ent + PC_REC_BASE + fa->off;
@@ -151,11 +169,7 @@ static void pc_print_arg(struct trace_seq *s, const struct pc_fetch_arg *fa,
 
 	if (a->type == PC_T_STRING) {
 		memcpy(&loc, f, sizeof(loc));
-		if (!(loc >> 16))
-			trace_seq_printf(s, " %s=(fault)", a->name);
-		else
-			trace_seq_printf(s, " %s=\"%s\"", a->name,
-					 (const char *)ent + (loc & 0xffff));
+		pc_print_str(s, a->name, ent, ent_size, loc);
 		return;
 	}
 	memcpy(&v, f, size);
@@ -180,13 +194,18 @@ static enum print_line_t pc_event_print(struct trace_iterator *iter,
 	struct trace_seq *s = &iter->seq;
 	unsigned int i;
 
+	/* Shorter than this event's records: another event's, print nothing of it. */
+	if (iter->ent_size < PC_REC_BASE + p->fixed_size) {
+		trace_seq_printf(s, "%s: (bad record)\n", pc_probe_event(p));
+		return trace_handle_return(s);
+	}
 	if (p->retprobe)
 		trace_seq_printf(s, "%s: (0x%lx <- 0x%lx)", pc_probe_event(p),
 				 ip[1], ip[0]);
 	else
 		trace_seq_printf(s, "%s: (0x%lx)", pc_probe_event(p), ip[0]);
 	for (i = 0; i < p->nargs; i++)
-		pc_print_arg(s, &p->args[i], ent);
+		pc_print_arg(s, &p->args[i], ent, iter->ent_size);
 	trace_seq_putc(s, '\n');
 	return trace_handle_return(s);
 }
@@ -224,7 +243,14 @@ static void pc_event_disable(struct pc_probe *p, struct trace_event_file *file)
 		if (link->file != file)
 			continue;
 		list_del_rcu(&link->list);
-		kfree_rcu(link, rcu);
+		/*
+		 * As trace_probe_remove_file(): a hit may still write to the
+		 * file it read from the list (preemptible RCU), and with the
+		 * counter on, the uprobe stays registered and del is accepted
+		 * next, which frees the file. No hit sees it after this.
+		 */
+		synchronize_rcu();
+		kfree(link);
 		pc_consumer_put(p, NULL);
 		return;
 	}
