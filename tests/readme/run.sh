@@ -122,7 +122,7 @@ check_host() {
 # check_entry CMD: a command that runs tests, checked without running it
 kernels=$(sed -n 's/^name=.*usage: kernel\.sh \([^}]*\)}.*/\1/p' "$top/tests/vm/kernel.sh" | tr '|' ' ')
 check_entry() {
-	local bad= s k c=$1
+	local bad='' s k c=$1
 	# shellcheck disable=SC2086
 	set -- $1
 	case $1 in
