@@ -1,7 +1,8 @@
 # probecache: top-level build.
 #   make                  module (for KVER/KDIR) and probecache-resolve
-#   make check            host unit + fuzz + host suites, then the VM suite on 6.1, 6.12, debug
-#   make check-vm KERNEL=6.1|6.12|debug      one kernel's VM suite
+#   make check            host unit + fuzz + host suites, then the VM suites on every kernel
+#                         of Documentation/testing.md "Kernels", sysboot and kasan
+#   make check-vm KERNEL=NAME                one kernel's VM suite (tests/vm/kernel.sh names)
 #   make demo             setup if needed, build, boot the VM, resolve/arm/fire real SDT probes
 #   make bench            benchmarks (printed, not asserted)
 #   make stress MINUTES=N the randomized lifecycle test for N minutes (KERNEL=, SEED=)

@@ -8,7 +8,7 @@
 # the whole VM suite on the oldest (5.10), default (6.1) and newest (7.3) kernels and the
 # debug kernel, the kernel-facing scripts (1x: the module, 3x: the CLI driving it) on the
 # others (6.12, 6.12-deb13, 7.3-rt), the arm64 scripts (70-arm64, 71-arm64-fs) on
-# arm64-6.1 and arm64-7.3: README "Kernels"; then sysboot; the debug kernel's suite and
+# arm64-6.1 and arm64-7.3: Documentation/testing.md "Kernels"; then sysboot; the debug kernel's suite and
 # kasan last: on a fresh machine that kernel's build (tests/lib/caches.sh) is the longest,
 # so it gets the most time to finish beside the other suites. The host's own kernels (6.1,
 # 6.12) go first among the VM suites: they need no chroot, so on a fresh machine they run

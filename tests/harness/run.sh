@@ -268,4 +268,43 @@ done
 layers_fails "layers: four includes from a lower layer to a higher one (kmod -> user/lib) fail" \
 	"$tmp/up4" "too-many-upward: 4 includes from a lower layer to a higher one (at most 3)"
 
+## ---- tests/readme/run.sh: a README command no test runs fails the suite
+# readme_suite VAR=VALUE...: the readme suite on copies (README_MD, README_COVERED); sets
+# rc and out
+readme_suite() {
+	out=$(env "$@" "$top/tests/readme/run.sh" 2>&1)
+	rc=$?
+}
+# readme_fails DESC ERE VAR=VALUE...: the suite fails and has a "not ok" line matching ERE
+readme_fails() {
+	local desc=$1 ere=$2
+	shift 2
+	readme_suite "$@"
+	if [ "$rc" -ne 0 ] && grep -Eq "^not ok [0-9]+ - $ere" <<< "$out"; then
+		ok "$desc"
+	else
+		not_ok "$desc"
+		diag "  exit $rc, expected a failure and a not ok line matching: $ere"
+	fi
+	grep -v '^ok ' <<< "$out" | sed 's/^/#   /'
+}
+cp "$top/README.md" "$tmp/README.md"
+cp "$top/tests/readme/covered" "$tmp/covered"
+readme_suite README_MD="$tmp/README.md" README_COVERED="$tmp/covered"
+check_eq "readme: the README's copy passes as it is" "0 0" "$rc $(grep -c '^not ok' <<< "$out")"
+cp "$tmp/README.md" "$tmp/README-planted.md"
+printf '\n```sh\nprobecache-resolve frobnicate --all   # planted\n```\n' >> "$tmp/README-planted.md"
+readme_fails "readme: a command planted in the README that no test runs fails" \
+	"README:[0-9]+: 'probecache-resolve frobnicate --all' is run by no test" \
+	README_MD="$tmp/README-planted.md" README_COVERED="$tmp/covered"
+sed 's|^in tests/vm/t/60-load.sh: .*|in tests/vm/t/60-load.sh: probecache-resolve frobnicate|' \
+	"$tmp/covered" > "$tmp/covered-nomatch"
+readme_fails "readme: a record whose expression matches no line of its test script fails" \
+	"README: probecache-resolve load: no line of tests/vm/t/60-load.sh matches" \
+	README_MD="$tmp/README.md" README_COVERED="$tmp/covered-nomatch"
+sed 's|^in tests/vm/t/60-load.sh: |in tests/vm/demo/00-demo.sh: |' "$tmp/covered" > "$tmp/covered-demo"
+readme_fails "readme: a record naming a script make check does not run (the demo's) fails" \
+	"README: probecache-resolve load: tests/vm/demo/00-demo.sh is not a test script make check runs" \
+	README_MD="$tmp/README.md" README_COVERED="$tmp/covered-demo"
+
 tap_done
