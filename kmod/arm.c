@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A defined probe is armed (its uprobe registered, writes to its file
- * denied, the SDT semaphore raised by the uprobe core) exactly while it has
- * a consumer, as trace_uprobe registers only while its event is enabled.
+ * A defined probe is armed (its uprobe registered, the SDT semaphore raised
+ * by the uprobe core) exactly while it has a consumer, as trace_uprobe registers only while its event is enabled.
  * Consumers: each ftrace file that enabled the event, each perf event on it
  * (CPU-wide, or bound to a task: then only that task's mm gets the
  * breakpoint, as uprobe_perf_filter() does), and the module's hit counter.
@@ -13,11 +12,9 @@
 #include <linux/slab.h>
 
 #include "pc.h"
-#include "proof.h"
 #include "testhook.h"
 
 atomic_t pc_nr_armed = ATOMIC_INIT(0);
-static struct workqueue_struct *pc_wq;
 
 /*
  * uprobe_apply() is not exported. Registering a second consumer with the
@@ -57,15 +54,6 @@ static bool pc_consumers_want(struct pc_probe *p, struct mm_struct *mm)
 	return ret;
 }
 
-static void pc_queue_stale(struct pc_site *s)
-{
-	if (test_and_set_bit(PC_F_STALE_QUEUED, &s->flags))
-		return;
-	pc_probe_get(s->p);
-	if (!queue_work(pc_wq, &s->stale_work))
-		pc_probe_put(s->p);
-}
-
 static struct pc_site *pc_uc_site(struct uprobe_consumer *uc)
 {
 	if (uc == &pc_applier.uc)
@@ -75,22 +63,16 @@ static struct pc_site *pc_uc_site(struct uprobe_consumer *uc)
 
 /*
  * Asked (under the uprobe core's locks) whether @mm may get the breakpoint:
- * on registration, on mmap of the file, and for the applier. Refuse if the
- * content changed since verification; pc_stale_work() disarms.
+ * on registration, on mmap of the file, and for the applier.
  */
 bool pc_uprobe_want(struct uprobe_consumer *uc, struct mm_struct *mm)
 {
-	struct pc_site *s = pc_uc_site(uc);
-	struct pc_probe *p = s->p;
+	struct pc_probe *p = pc_uc_site(uc)->p;
 
 	if (p->mm && p->mm != mm)
 		return false;
-	if (atomic_read(&p->state) != PC_STATE_ARMED || READ_ONCE(s->stale))
+	if (atomic_read(&p->state) != PC_STATE_ARMED)
 		return false;
-	if (pc_ident_changed(&s->ident, s->inode)) {
-		pc_queue_stale(s);
-		return false;
-	}
 	return pc_consumers_want(p, mm);
 }
 
@@ -143,15 +125,6 @@ int pc_uprobe_ret_hit(struct uprobe_consumer *uc, unsigned long func,
 	return 0;
 }
 
-/* Writers were refused while armed; let them in again. */
-void pc_allow_writes(struct pc_site *s)
-{
-	if (test_and_clear_bit(PC_F_WRITE_DENIED, &s->flags)) {
-		pc_proof_allow(s->proof, s->inode);
-		s->proof = NULL;
-	}
-}
-
 /* uprobe_register() says only an errno: name the likeliest field. */
 static int pc_register_error(const struct pc_site *s, int ret,
 			     struct pc_err *err)
@@ -183,126 +156,13 @@ static int pc_arm_state_check(struct pc_probe *p, struct pc_err *err)
 	if (atomic_read(&p->state) == PC_STATE_DEFINING)
 		return pc_err_set(err, -ENOENT, "event",
 				  "%s is still being defined", p->name);
-	/*
-	 * Only ctime moved (chmod, setcap, a relabel: size and mtime are the
-	 * verified ones)? The content may be the same, and re-proving
-	 * reads it: a stale probe may then arm again. Anything else stays
-	 * stale for good.
-	 */
-	if (atomic_read(&p->state) == PC_STATE_STALE &&
-	    !pc_ident_ctime_only(&p->site.ident, p->site.inode))
-		return pc_err_set(err, -ESTALE, "path",
-				  "%s changed since %s was defined; delete and define it again",
-				  p->site.pathname, p->name);
 	return 0;
 }
 
-/* The probe's own file changed: the probe is stale; another: that site. */
-static void pc_site_set_stale(struct pc_site *s)
-{
-	if (s == &s->p->site)
-		atomic_set(&s->p->state, PC_STATE_STALE);
-	else
-		WRITE_ONCE(s->stale, true);
-}
-
 /*
- * Deny writes to @s's file while armed, as exec does to its file, and like
- * exec (exe_file_deny_write_access()) not if @f, our open file, is under
- * pre-content watches: their HSM fills the file by writing it when a
- * process faults pages of it in (Documentation/design.md, "Write denial").
- * PC_F_WRITE_DENIED says whether we did, so the allow matches the deny
- * whatever the watches do meanwhile.
+ * Register on the verified inode. Its writes have been denied since it was
+ * verified, so it still holds what was verified: nothing is read again.
  */
-static int pc_deny_writes(struct pc_site *s, struct file *f,
-			  struct pc_err *err)
-{
-	int ret;
-
-	if (pc_file_hsm(f))
-		return 0;
-	ret = pc_proof_deny(s->inode, &s->proof);
-	if (ret == -ENOMEM)
-		return pc_err_set(err, ret, "event", "out of memory");
-	if (ret)
-		return pc_err_set(err, ret, "path",
-				  "%s is open for writing (or mapped shared and writable); it cannot be armed until the writer is gone",
-				  s->pathname);
-	set_bit(PC_F_WRITE_DENIED, &s->flags);
-	return 0;
-}
-
-/* A failure to prove @s's content: stale, unless it may pass next time. */
-static int pc_arm_unproven(struct pc_site *s, int ret)
-{
-	/*
-	 * Not another build: out of memory, raced by a writer, or kept
-	 * facts that need the file opened after all (pc_check_facts()).
-	 */
-	if (ret && ret != -ENOMEM && ret != -EAGAIN && ret != -ECHILD)
-		pc_site_set_stale(s);
-	return ret;
-}
-
-/* Writes denied (but see above): is @f still the verified content? */
-static int pc_arm_prove(struct pc_site *s, struct file *f,
-			struct pc_err *err)
-{
-	const char *what = pc_ident_changed(&s->ident, s->inode);
-
-	if (what && !strcmp(what, "ctime")) {
-		pc_ident_take(s->inode, &s->ident);
-		what = NULL;
-	}
-	if (what) {
-		pc_site_set_stale(s);
-		return pc_err_set(err, -ESTALE, "path",
-				  "%s changed since %s was defined (%s); state stale, nothing armed",
-				  s->pathname, s->p->name, what);
-	}
-	return pc_arm_unproven(s, pc_site_reprove(s, f, err));
-}
-
-/*
- * Another holder keeps what the site's file says (proof.c): check against
- * that, without opening the file. -ECHILD: none kept, or the check needs
- * the file after all; nothing held.
- */
-static int pc_site_check_kept(struct pc_site *s, struct pc_err *err)
-{
-	int ret;
-
-	if (!pc_proof_join(s->inode, &s->proof))
-		return -ECHILD;
-	set_bit(PC_F_WRITE_DENIED, &s->flags);
-	ret = pc_arm_prove(s, NULL, err);
-	if (ret)
-		pc_allow_writes(s);
-	return ret;
-}
-
-/* The site's file must still be the verified one, and stay so while armed. */
-static int pc_site_check(struct pc_site *s, struct pc_err *err)
-{
-	struct file *f;
-	int ret;
-
-	ret = pc_site_check_kept(s, err);
-	if (ret != -ECHILD)
-		return ret;
-	f = pc_site_open(s, err);
-	if (IS_ERR(f))
-		return pc_arm_unproven(s, PTR_ERR(f));
-	ret = pc_deny_writes(s, f, err);
-	if (!ret)
-		ret = pc_arm_prove(s, f, err);
-	fput(f);
-	if (ret)
-		pc_allow_writes(s);
-	return ret;
-}
-
-/* Register the checked site on its verified inode. */
 static int pc_site_register(struct pc_site *s, struct pc_err *err)
 {
 	struct pc_probe *p = s->p;
@@ -311,14 +171,9 @@ static int pc_site_register(struct pc_site *s, struct pc_err *err)
 	pc_uprobe_consumer_init(&s->uc, p->retprobe);
 	ret = pc_uprobe_register(&s->up, s->inode, p->offset,
 				 p->ref_ctr_offset, &s->uc);
-	if (ret) {
-		pc_allow_writes(s);
+	if (ret)
 		return pc_register_error(s, ret, err);
-	}
 	WRITE_ONCE(s->registered, true);
-	/* A change the filter saw during registration was not acted on yet. */
-	if (pc_ident_changed(&s->ident, s->inode))
-		pc_queue_stale(s);
 	return 0;
 }
 
@@ -332,19 +187,14 @@ int pc_site_arm(struct pc_site *s, struct pc_err *err)
 	int ret;
 
 	lockdep_assert_held(&s->p->lock);
-	if (s->registered || READ_ONCE(s->stale))
+	if (s->registered)
 		return 0;
-	ret = pc_site_check(s, err);
-	if (!ret)
-		ret = pc_site_register(s, err);
+	ret = pc_site_register(s, err);
 	WRITE_ONCE(s->error, ret);
 	return ret;
 }
 
-/*
- * First consumer: re-check the probe's own file, then register on the
- * verified inode; then on every other site.
- */
+/* First consumer: register on the probe's own inode, then on every other site. */
 static int pc_arm(struct pc_probe *p, struct pc_err *err)
 {
 	struct pc_err site_err;
@@ -353,8 +203,6 @@ static int pc_arm(struct pc_probe *p, struct pc_err *err)
 
 	lockdep_assert_held(&p->lock);
 	ret = pc_arm_state_check(p, err);
-	if (!ret)
-		ret = pc_site_check(&p->site, err);
 	if (ret)
 		return ret;
 	pc_test_delay(PC_TEST_ARM);
@@ -376,7 +224,7 @@ static int pc_arm(struct pc_probe *p, struct pc_err *err)
 /*
  * Detach the consumers; the caller syncs before a site's uc is registered again
  * or freed. After unregister no mm holds the breakpoint (only handlers
- * already running may still be in flight), so the file may be written.
+ * already running may still be in flight).
  */
 void pc_site_disarm_nosync(struct pc_site *s)
 {
@@ -385,7 +233,6 @@ void pc_site_disarm_nosync(struct pc_site *s)
 		return;
 	WRITE_ONCE(s->registered, false);
 	pc_uprobe_unregister_nosync(&s->up, s->inode, s->p->offset, &s->uc);
-	pc_allow_writes(s);
 }
 
 void pc_disarm_nosync(struct pc_probe *p)
@@ -466,8 +313,7 @@ static int pc_consumer_get_locked(struct pc_probe *p,
 	write_unlock(&p->filter_lock);
 	/*
 	 * An inherited perf event (a fork in a traced tree) never arms, as
-	 * in trace_uprobe: the probe may have gone stale since its parent
-	 * armed it, and a failure here would fail the fork.
+	 * in trace_uprobe: a failure here would fail the fork.
 	 */
 	if (task_event && task_event->parent)
 		return 0;
@@ -560,44 +406,6 @@ int pc_count_set(struct pc_probe *p, bool on, struct pc_err *err)
 	return ret;
 }
 
-/*
- * The probe's own file changed: the probe is disarmed and stale, as
- * before it had other sites. Another site's: only that site.
- */
-static void pc_stale_work(struct work_struct *work)
-{
-	struct pc_site *s = container_of(work, struct pc_site, stale_work);
-	struct pc_probe *p = s->p;
-	const char *what;
-
-	/*
-	 * Cleared before looking: a change seen while arming queues us again
-	 * through the re-check that follows registration.
-	 */
-	clear_bit(PC_F_STALE_QUEUED, &s->flags);
-	mutex_lock(&p->lock);
-	what = pc_ident_changed(&s->ident, s->inode);
-	if (s->registered && what) {
-		pr_warn("%s: %s (offset 0x%llx) changed since verification (%s); disarming, state stale\n",
-			p->name, s->pathname, p->offset, what);
-		if (s == &p->site)
-			pc_disarm_nosync(p);
-		else
-			pc_site_disarm_nosync(s);
-		pc_site_set_stale(s);
-		WRITE_ONCE(s->error, -ESTALE);
-		pc_uprobe_unregister_sync();
-	}
-	mutex_unlock(&p->lock);
-	pc_probe_put(p);
-}
-
-void pc_arm_init_site(struct pc_probe *p, struct pc_site *s)
-{
-	s->p = p;
-	INIT_WORK(&s->stale_work, pc_stale_work);
-}
-
 void pc_arm_init_probe(struct pc_probe *p)
 {
 	mutex_init(&p->lock);
@@ -605,19 +413,7 @@ void pc_arm_init_probe(struct pc_probe *p)
 	spin_lock_init(&p->sites_lock);
 	INIT_LIST_HEAD(&p->perf_tasks);
 	INIT_LIST_HEAD(&p->sites);
-	pc_arm_init_site(p, &p->site);
+	p->site.p = p;
 	list_add(&p->site.node, &p->sites);
 	p->nr_sites = 1;
-}
-
-int pc_arm_init(void)
-{
-	pc_wq = alloc_workqueue("probecache", WQ_UNBOUND, 0);
-	return pc_wq ? 0 : -ENOMEM;
-}
-
-/* After every probe is gone: wait for stale work still queued. */
-void pc_arm_exit(void)
-{
-	destroy_workqueue(pc_wq);
 }

@@ -56,8 +56,6 @@ static const char *pc_site_state(struct pc_site *s)
 {
 	if (READ_ONCE(s->registered))
 		return PROBECACHE_STATE_ARMED;
-	if (READ_ONCE(s->stale) || pc_ident_changed(&s->ident, s->inode))
-		return PROBECACHE_STATE_STALE;
 	return PROBECACHE_STATE_DEFINED;
 }
 

@@ -41,23 +41,24 @@ extern struct list_head pc_probe_list;	/* definition order, under pc_lock */
 #include "err.h"
 
 /*
- * A probe's life: defined (verified, trace event visible, nothing in any
- * process), armed while it has a consumer (uprobe registered, writes to its
- * file denied), stale once its file changed (never armed again).
+ * A probe's life: defined (verified, its file held with writes denied,
+ * trace event visible, nothing in any process), armed while it has a
+ * consumer (uprobe registered), until deleted. Writes stay denied from
+ * verification to deletion, as exec denies them for a running program's
+ * file: the content cannot change, so arming reads nothing.
  */
 enum pc_state {
 	PC_STATE_DEFINING,	/* being verified; not yet listed */
 	PC_STATE_DEFINED,
 	PC_STATE_ARMED,
-	PC_STATE_STALE,		/* file changed since verification */
 	PC_STATE_DELETED,	/* deleted, waiting for the last reference */
 };
 
 /*
- * What identified the verified content (rechecked on arming and on every
- * mmap while armed). ctime and the link count form a baseline
- * that a link or unlink moves forward (pc_ident_changed()), so they are
- * atomics: the filter runs concurrently for many mms.
+ * What identified the content while verification read it: a writer that
+ * the denial could not stop (a remote filesystem's server) moves one of
+ * them. ctime and the link count form a baseline that a link or unlink
+ * moves forward (pc_ident_changed()).
  */
 struct pc_ident {
 	struct timespec64 mtime;
@@ -67,9 +68,8 @@ struct pc_ident {
 };
 
 /*
- * What a file's content says, read through one open file (verify.c): every
- * record on it is checked against these. Kept in a proof (proof.c) while
- * writes to the inode stay denied.
+ * What a file's content says, read through one open file (verify.c): the
+ * record is checked against these.
  */
 struct pc_sdt_facts;
 struct pc_facts {
@@ -88,13 +88,15 @@ struct pc_claim {
 	u64 ref_ctr_offset;
 };
 
-/* Result of verifying a record's file: the open file and its real inode. */
+/*
+ * Result of verifying a record's file: the open file's path and its real
+ * inode, referenced, writes to which are denied.
+ */
 struct pc_verified {
-	struct path path;		/* referenced */
-	struct inode *inode;		/* d_real_inode(), referenced */
+	struct path path;
+	struct inode *inode;		/* d_real_inode() */
 	struct pc_ident ident;
 	struct pc_facts *facts;
-	bool write_denied;		/* not under pre-content watches */
 };
 
 struct pc_fetch_arg {
@@ -106,7 +108,6 @@ struct pc_fetch_arg {
 
 struct pc_event;
 struct pc_probe;
-struct pc_proof;
 
 /*
  * One inode a probe is armed on. The probe's own (p->site, the record's
@@ -119,17 +120,13 @@ struct pc_site {
 	struct pc_probe *p;		/* not referenced: the probe owns its sites */
 	struct uprobe_consumer uc;
 	struct pc_uprobe up;
-	struct work_struct stale_work;
-	unsigned long flags;		/* PC_F_* */
 	struct path path;
-	struct inode *inode;		/* verified (real) inode, referenced */
-	struct pc_ident ident;
-	struct pc_proof *proof;		/* held while PC_F_WRITE_DENIED */
+	/* Verified (real) inode, referenced, writes denied while set. */
+	struct inode *inode;
 	u64 __percpu *hits;
 	char *pathname;			/* as the writer named it */
 	int error;			/* why another site is not armed, or 0 */
 	bool registered;
-	bool stale;			/* another site changed: never armed again */
 	bool transient;			/* named through /proc/PID/: goes with its mappings */
 };
 
@@ -153,7 +150,6 @@ struct pc_probe {
 	unsigned int nr_systemwide;	/* ftrace files, counting, CPU-wide perf */
 	pid_t pid;
 	struct list_head perf_tasks;	/* per-task perf events, hw.tp_list */
-	const struct cred *cred;	/* the definer's: re-proving reads as it */
 	struct mm_struct *mm;		/* pid filter: grabbed, NULL = all */
 	u64 offset;
 	u64 ref_ctr_offset;
@@ -192,15 +188,12 @@ struct pc_batch {
 int pc_batch_add(struct pc_batch *b, struct pc_probe *p);
 void pc_batch_put(struct pc_batch *b, unsigned int from);
 
-#define PC_F_STALE_QUEUED	0
-#define PC_F_WRITE_DENIED	1	/* holds a deny on inode->i_writecount */
-
 /*
- * Like exec: while a probe is armed its file cannot be opened for writing
- * (ETXTBSY), and a file open for writing cannot be armed. The counter is the
- * real inode's, which is what writes through any mount or overlay reach.
- * Also like exec, not when the file we opened to read it is under
- * pre-content watches (pc_file_hsm(); Documentation/design.md).
+ * Like exec: while a probe is defined its file cannot be opened for writing
+ * (ETXTBSY), and a file open for writing cannot be defined. The counter is
+ * the real inode's, which is what writes through any mount or overlay reach.
+ * Exec makes an exception for a file under pre-content watches, whose HSM
+ * fills it by writing (pc_file_hsm()); a probe's file cannot be one.
  */
 static inline int pc_inode_deny_write(struct inode *inode)
 {
@@ -217,13 +210,7 @@ int pc_verify(const struct pc_record *rec, const char *pathname,
 	      struct pc_verified *v, struct pc_err *err);
 void pc_claim_init(struct pc_claim *claim, const u8 *build_id, u8 build_id_len,
 		   u64 offset, u64 ref_ctr_offset, const char *group);
-int pc_reprove(struct file *f, const struct path *path, struct inode *inode,
-	       const struct pc_claim *claim, struct pc_proof *proof,
-	       struct pc_err *err);
 void pc_facts_free(struct pc_facts *facts);
-int pc_ident_take(struct inode *inode, struct pc_ident *id);
-const char *pc_ident_changed(struct pc_ident *id, struct inode *inode);
-bool pc_ident_ctime_only(const struct pc_ident *id, struct inode *inode);
 
 /* probe.c: the table; add, del, clear and count take pc_lock themselves */
 extern unsigned int pc_nr_probes;
@@ -238,8 +225,6 @@ int pc_probe_count(const char *group, const char *event, bool on,
 void pc_probe_put(struct pc_probe *p);
 struct pc_probe *pc_probe_lookup(const char *group, const char *event,
 				 struct pc_err *err);
-struct file *pc_site_open(struct pc_site *s, struct pc_err *err);
-int pc_site_reprove(struct pc_site *s, struct file *f, struct pc_err *err);
 const char *pc_probe_state(struct pc_probe *p);
 int pc_probe_init(void);
 void pc_probe_exit(void);
@@ -248,7 +233,7 @@ u64 pc_site_hits(const struct pc_site *s);
 void pc_site_put_refs(struct pc_site *s);
 struct pc_record *pc_probe_record(const struct pc_probe *p);
 
-/* arm.c: consumers, arming, the uprobe callbacks, stale detection */
+/* arm.c: consumers, arming, the uprobe callbacks */
 extern atomic_t pc_nr_armed;
 void pc_arm_init_probe(struct pc_probe *p);
 unsigned int pc_nr_consumers(struct pc_probe *p);
@@ -259,10 +244,6 @@ int pc_count_set(struct pc_probe *p, bool on, struct pc_err *err);
 void pc_disarm_nosync(struct pc_probe *p);
 void pc_site_disarm_nosync(struct pc_site *s);
 int pc_site_arm(struct pc_site *s, struct pc_err *err);
-void pc_allow_writes(struct pc_site *s);
-void pc_arm_init_site(struct pc_probe *p, struct pc_site *s);
-int pc_arm_init(void);
-void pc_arm_exit(void);
 
 /* fetch.c: an event record's layout and its values at a hit */
 #define PC_RECORD_MAX	3072	/* after trace_entry, strings included */

@@ -5,11 +5,10 @@
  * are serialized by pc_define_lock so a probe's event is created before
  * anyone can delete it. A probe's memory lives as long as its last kref:
  * the table holds one (and with it a module reference), and so does each
- * operation or stale check using it. Operations hold their probes in
+ * operation using it. Operations hold their probes in
  * arrays of their own (struct pc_batch): Documentation/design.md, "Event
  * lifecycle".
  */
-#include <linux/cred.h>
 #include <linux/jhash.h>
 #include <linux/mm.h>		/* kvmalloc_array */
 #include <linux/module.h>
@@ -95,7 +94,7 @@ u64 pc_probe_hits(struct pc_probe *p)
 void pc_site_put_refs(struct pc_site *s)
 {
 	if (s->inode) {
-		pc_allow_writes(s);
+		pc_inode_allow_write(s->inode);
 		iput(s->inode);
 	}
 	path_put(&s->path);
@@ -115,8 +114,6 @@ static void pc_probe_release(struct kref *ref)
 		if (s != &p->site)
 			pc_site_free(s);
 	pc_site_put_refs(&p->site);
-	if (p->cred)
-		put_cred(p->cred);
 	kfree(p->args_text);
 	kfree(p->name);
 	kfree(p->args);
@@ -130,25 +127,17 @@ void pc_probe_put(struct pc_probe *p)
 	kref_put(&p->ref, pc_probe_release);
 }
 
-/*
- * What the listing says. A defined probe's file is only looked at when
- * armed: say stale early. Armed once registered: the filter sees "armed"
- * while registering.
- */
+/* What the listing says: armed once registered (the filter sees "armed" while registering). */
 const char *pc_probe_state(struct pc_probe *p)
 {
 	static const char *const names[] = {
 		[PC_STATE_DEFINING] = PROBECACHE_STATE_DEFINED,
 		[PC_STATE_DEFINED] = PROBECACHE_STATE_DEFINED,
 		[PC_STATE_ARMED] = PROBECACHE_STATE_ARMED,
-		[PC_STATE_STALE] = PROBECACHE_STATE_STALE,
 		[PC_STATE_DELETED] = "deleted",
 	};
 	int state = atomic_read(&p->state);
 
-	if (state == PC_STATE_DEFINED &&
-	    pc_ident_changed(&p->site.ident, p->site.inode))
-		state = PC_STATE_STALE;
 	if (state == PC_STATE_ARMED && !READ_ONCE(p->registered))
 		state = PC_STATE_DEFINED;
 	return names[state];
@@ -302,9 +291,9 @@ err_put:
 }
 
 /*
- * Verify the file and keep the verified inode. No lock held: this reads the
- * file and faults pages of it in. Writes are denied only while verifying;
- * arming denies them again and re-checks that nothing changed in between.
+ * Verify the file and keep the verified inode, writes to it denied until
+ * the probe is released. No lock held: this reads the file and faults pages
+ * of it in.
  */
 static int pc_probe_verify(struct pc_probe *p, const struct pc_record *rec,
 			   struct pc_err *err)
@@ -316,12 +305,8 @@ static int pc_probe_verify(struct pc_probe *p, const struct pc_record *rec,
 	if (ret)
 		return ret;
 	ret = pc_probe_set_args(p, rec, &v.facts->elf, err);
-	if (v.write_denied)
-		pc_inode_allow_write(v.inode);
 	p->site.path = v.path;
 	p->site.inode = v.inode;
-	p->site.ident = v.ident;
-	p->cred = get_current_cred();
 	pc_facts_free(v.facts);
 	return ret;
 }
@@ -340,30 +325,6 @@ struct pc_record *pc_probe_record(const struct pc_probe *p)
 	rec->offset = p->offset;
 	rec->ref_ctr_offset = p->ref_ctr_offset;
 	return rec;
-}
-
-/* @s's file opened again, as the probe's definer. */
-struct file *pc_site_open(struct pc_site *s, struct pc_err *err)
-{
-	struct file *f = dentry_open(&s->path, O_RDONLY | O_LARGEFILE,
-				     s->p->cred);
-
-	if (IS_ERR(f))
-		pc_err_set(err, PTR_ERR(f), "path",
-			   "cannot read %s again: error %ld", s->pathname,
-			   PTR_ERR(f));
-	return f;
-}
-
-/* What pc_reprove() checks of @s's file, read through @f (or kept). */
-int pc_site_reprove(struct pc_site *s, struct file *f, struct pc_err *err)
-{
-	const struct pc_probe *p = s->p;
-	struct pc_claim claim;
-
-	pc_claim_init(&claim, p->build_id, p->build_id_len, p->offset,
-		      p->ref_ctr_offset, pc_probe_group(p));
-	return pc_reprove(f, &s->path, s->inode, &claim, s->proof, err);
 }
 
 /* Cheap refusals first, and again at insert: writers race in between. */
@@ -656,24 +617,16 @@ int pc_probe_clear(struct pc_err *err)
 
 int pc_probe_init(void)
 {
-	int ret;
-
 	pc_probe_cache = kmem_cache_create("probecache_probe",
 					   sizeof(struct pc_probe) + pc_event_size,
 					   __alignof__(struct pc_probe), 0, NULL);
-	if (!pc_probe_cache)
-		return -ENOMEM;
-	ret = pc_arm_init();
-	if (ret)
-		kmem_cache_destroy(pc_probe_cache);
-	return ret;
+	return pc_probe_cache ? 0 : -ENOMEM;
 }
 
-/* After pc_probe_clear(): wait for stale work and the last put. */
+/* After pc_probe_clear(): wait for the prune work and the last put. */
 void pc_probe_exit(void)
 {
 	pc_site_exit();
-	pc_arm_exit();
 	wait_var_event(&pc_live, !atomic_read(&pc_live));
 	kmem_cache_destroy(pc_probe_cache);
 }

@@ -44,7 +44,7 @@ static struct pc_site *pc_site_new(struct pc_probe *p, const char *pathname,
 	rec = pc_probe_record(p);
 	if (!s || !rec)
 		goto err_free;
-	pc_arm_init_site(p, s);
+	s->p = p;
 	s->hits = alloc_percpu(u64);
 	s->pathname = kmemdup_nul(pathname, len, GFP_KERNEL);
 	if (!s->hits || !s->pathname)
@@ -52,12 +52,9 @@ static struct pc_site *pc_site_new(struct pc_probe *p, const char *pathname,
 	ret = pc_verify(rec, s->pathname, &v, err);
 	if (ret)
 		goto err_free;
-	/* As for the probe's own file: denied again only while armed. */
-	if (v.write_denied)
-		pc_inode_allow_write(v.inode);
+	/* As for the probe's own file: writes stay denied while it is a site. */
 	s->path = v.path;
 	s->inode = v.inode;
-	s->ident = v.ident;
 	s->transient = str_has_prefix(s->pathname, "/proc/");
 	pc_facts_free(v.facts);
 	kfree(rec);
@@ -174,12 +171,8 @@ static void pc_prune_free(struct pc_probe *p, struct list_head *dead)
 {
 	struct pc_site *s, *tmp;
 
-	list_for_each_entry_safe(s, tmp, dead, node) {
-		/* Queued stale work holds a probe reference for the site. */
-		if (cancel_work_sync(&s->stale_work))
-			pc_probe_put(p);
+	list_for_each_entry_safe(s, tmp, dead, node)
 		pc_site_free(s);
-	}
 }
 
 /* Every probe with other sites, referenced, into @b. */

@@ -13,22 +13,11 @@ enum pc_test_window {
 	PC_TEST_VERIFY,		/* file opened and write-denied, nothing read */
 };
 
-/* What the tests count, to see which path a check took. */
-enum pc_test_counter {
-	PC_TEST_PROOF_READ,	/* arming read the file's facts */
-	PC_TEST_PROOF_KEPT,	/* arming used facts a proof kept */
-};
-
 #ifdef PC_TEST_HOOKS
 void pc_test_delay(enum pc_test_window w);
 int pc_test_publish_fail(void);
-void pc_test_count(enum pc_test_counter c);
 #else
 static inline void pc_test_delay(enum pc_test_window w)
-{
-}
-
-static inline void pc_test_count(enum pc_test_counter c)
 {
 }
 

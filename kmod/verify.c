@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Verification before arming: everything happens through one open file,
- * and the inode that gets registered is that file's real inode, so no path
- * lookup can slip another file in between check and register.
+ * Verification at definition: everything happens through one open file, and
+ * the inode that gets registered is that file's real inode, so no path
+ * lookup can slip another file in between check and register. Writes to it
+ * are denied before the first read and stay denied while it is probed.
  */
 #include <linux/dcache.h>
 #include <linux/elf.h>
@@ -16,7 +17,6 @@
 #include <linux/slab.h>
 
 #include "pc.h"
-#include "proof.h"
 #include "testhook.h"
 
 /* ctime and nlink: the part a link change moves. */
@@ -33,7 +33,7 @@ static void pc_ident_link_base(struct inode *inode, struct pc_ident *id)
  * atime updates, so our own read (or any later one) would look like a
  * write; ctime moves on every write and on utimes() as well.
  */
-int pc_ident_take(struct inode *inode, struct pc_ident *id)
+static int pc_ident_take(struct inode *inode, struct pc_ident *id)
 {
 	id->mtime = pc_inode_mtime(inode);
 	id->size = i_size_read(inode);
@@ -42,14 +42,14 @@ int pc_ident_take(struct inode *inode, struct pc_ident *id)
 }
 
 /*
- * Called from the uprobe filter: lock-free. Returns what changed or NULL if
- * the content is still the verified one. A write always moves mtime (and
+ * Returns what changed since pc_ident_take() or NULL. Writes are denied, but
+ * a remote filesystem's server is no writer of ours. A write always moves mtime (and
  * size, usually); ctime also catches a write whose mtime was put back, but
  * it moves on link and unlink too: renaming a new file over the probed one
  * (a package upgrade) must leave the old inode armed. So a link count change
  * takes the current ctime as the new baseline, and changes after it count.
  */
-const char *pc_ident_changed(struct pc_ident *id, struct inode *inode)
+static const char *pc_ident_changed(struct pc_ident *id, struct inode *inode)
 {
 	unsigned int nlink = READ_ONCE(inode->i_nlink);
 	struct timespec64 t;
@@ -67,14 +67,6 @@ const char *pc_ident_changed(struct pc_ident *id, struct inode *inode)
 	if (timespec64_to_ns(&t) != atomic64_read(&id->ctime_ns))
 		return "ctime";
 	return NULL;
-}
-
-/* Size and mtime as verified: at most ctime (or the link count) moved. */
-bool pc_ident_ctime_only(const struct pc_ident *id, struct inode *inode)
-{
-	struct timespec64 t = pc_inode_mtime(inode);
-
-	return i_size_read(inode) == id->size && timespec64_equal(&t, &id->mtime);
 }
 
 static int pc_read_at(struct file *f, void *buf, size_t len, u64 pos,
@@ -418,8 +410,6 @@ static int pc_sdt_fast_shift(struct file *f, const struct pc_claim *claim,
 		return -ENOENT;
 	if (!pc_elf_in_load(elf, claim->offset - 1, sizeof(site), PF_X))
 		return -ENOENT;
-	if (!f)
-		return -ECHILD;
 	ret = pc_read_at(f, site, sizeof(site), claim->offset - 1, "SDT site", err);
 	if (ret)
 		return ret;
@@ -480,37 +470,19 @@ err_free:
 	return ERR_PTR(ret);
 }
 
-/*
- * The SDT part of @facts, read through @f at the first SDT record's check
- * (-ECHILD without @f: the caller opens the file and tries again).
- * Facts kept in a proof are shared by the probes of one inode: the first
- * reader's notes stay, a racing one's are dropped.
- */
+/* The SDT part of @facts, read through @f at the first SDT record's check. */
 static const struct pc_sdt_facts *pc_facts_sdt(struct file *f,
-					       struct inode *inode,
 					       struct pc_facts *facts,
 					       struct pc_err *err)
 {
-	/* Pairs with the cmpxchg_release() below: the notes, then the pointer. */
-	struct pc_sdt_facts *sdt = smp_load_acquire(&facts->sdt);
+	struct pc_sdt_facts *sdt = facts->sdt;
 
 	if (sdt)
 		return sdt;
-	if (!f)
-		return ERR_PTR(-ECHILD);
 	sdt = pc_read_sdt(f, &facts->elf, err);
-	if (IS_ERR(sdt))
-		return sdt;
-	if (d_real_inode(f->f_path.dentry) != inode) {
-		pc_sdt_facts_free(sdt);
-		return ERR_PTR(pc_err_set(err, -EAGAIN, "path",
-					  "copied up (overlayfs) while being verified"));
-	}
-	if (!cmpxchg_release(&facts->sdt, NULL, sdt))
-		return sdt;
-	pc_sdt_facts_free(sdt);
-	/* Another reader's, published by its cmpxchg_release() */
-	return smp_load_acquire(&facts->sdt);
+	if (!IS_ERR(sdt))
+		facts->sdt = sdt;
+	return sdt;
 }
 
 void pc_facts_free(struct pc_facts *facts)
@@ -568,9 +540,8 @@ static int pc_sdt_site_sem(struct file *f, const struct pc_claim *claim,
  * writable segment. Other records (DWARF probes) have no such note; the CLI
  * proves their instruction boundary.
  */
-static int pc_check_sdt(struct file *f, struct inode *inode,
-			const struct pc_claim *claim, struct pc_facts *facts,
-			struct pc_err *err)
+static int pc_check_sdt(struct file *f, const struct pc_claim *claim,
+			struct pc_facts *facts, struct pc_err *err)
 {
 	const struct pc_sdt_facts *sdt;
 	u64 sem_off;
@@ -578,7 +549,7 @@ static int pc_check_sdt(struct file *f, struct inode *inode,
 
 	if (!claim->sdt)
 		return 0;
-	sdt = pc_facts_sdt(f, inode, facts, err);
+	sdt = pc_facts_sdt(f, facts, err);
 	if (IS_ERR(sdt))
 		return PTR_ERR(sdt);
 	ret = pc_sdt_site_sem(f, claim, &facts->elf, sdt, &sem_off, err);
@@ -592,14 +563,9 @@ static int pc_check_sdt(struct file *f, struct inode *inode,
 	return 0;
 }
 
-/*
- * @claim against what @f's content says (@facts, of @f's real inode @inode).
- * @f may be NULL where @facts are kept (proof.c): -ECHILD if a check needs
- * to read the file after all (notes not read yet, an SDT fast site).
- */
-static int pc_check_facts(struct file *f, struct inode *inode,
-			  const struct pc_claim *claim, struct pc_facts *facts,
-			  struct pc_err *err)
+/* @claim against what @f's content says (@facts). */
+static int pc_check_facts(struct file *f, const struct pc_claim *claim,
+			  struct pc_facts *facts, struct pc_err *err)
 {
 	int ret;
 
@@ -609,7 +575,7 @@ static int pc_check_facts(struct file *f, struct inode *inode,
 	ret = pc_check_offsets(claim, &facts->elf, err);
 	if (ret)
 		return ret;
-	return pc_check_sdt(f, inode, claim, facts, err);
+	return pc_check_sdt(f, claim, facts, err);
 }
 
 /* ELF layout and build-id of @f, sized as v->ident says, into v->facts. */
@@ -646,7 +612,7 @@ static int pc_check_file(struct file *f, const struct pc_claim *claim,
 
 	ret = pc_read_facts(f, v, err);
 	if (!ret)
-		ret = pc_check_facts(f, v->inode, claim, v->facts, err);
+		ret = pc_check_facts(f, claim, v->facts, err);
 	/*
 	 * A writer racing with our reads would make them meaningless, what
 	 * they found wrong included (a read cut short by a truncation): then
@@ -671,11 +637,11 @@ static int pc_check_file(struct file *f, const struct pc_claim *claim,
 }
 
 /*
- * Open @pathname, deny writes to it (not under pre-content watches: see
- * pc_file_hsm()), check it is a regular ELF file of this machine whose
- * build-id is the record's and whose segments contain the record's offsets.
- * On success @v holds references to the path and the real inode, the
- * file's facts, and the write denial if v->write_denied.
+ * Open @pathname, deny writes to it, check it is a regular ELF file of this
+ * machine whose build-id is the record's and whose segments contain the
+ * record's offsets. On success @v holds references to the path and the real
+ * inode, whose writes stay denied (the caller allows them when it lets go),
+ * and the file's facts.
  */
 int pc_verify(const struct pc_record *rec, const char *pathname,
 	      struct pc_verified *v, struct pc_err *err)
@@ -691,13 +657,17 @@ int pc_verify(const struct pc_record *rec, const char *pathname,
 	ret = pc_open(pathname, v, &f, err);
 	if (ret)
 		return ret;
+	/* Exec does not deny writes there: its HSM fills it by writing. */
+	if (pc_file_hsm(f))
+		ret = pc_err_set(err, -ETXTBSY, "path",
+				 "%s is under fanotify pre-content watches: writes to it cannot be denied while it is probed",
+				 pathname);
 	/* Before the first read: what we check is what stays. */
-	v->write_denied = !pc_file_hsm(f);
-	ret = v->write_denied ? pc_inode_deny_write(v->inode) : 0;
+	else if (pc_inode_deny_write(v->inode))
+		ret = pc_err_set(err, -ETXTBSY, "path",
+				 "%s is open for writing (or mapped shared and writable); it cannot be probed until the writer is gone",
+				 pathname);
 	if (ret) {
-		pc_err_set(err, ret, "path",
-			   "%s is open for writing (or mapped shared and writable); it cannot be armed until the writer is gone",
-			   pathname);
 		fput(f);
 		goto err_refs;
 	}
@@ -712,50 +682,9 @@ int pc_verify(const struct pc_record *rec, const char *pathname,
 err_deny:
 	pc_facts_free(v->facts);
 	v->facts = NULL;
-	if (v->write_denied)
-		pc_inode_allow_write(v->inode);
+	pc_inode_allow_write(v->inode);
 err_refs:
 	iput(v->inode);
 	path_put(&v->path);
-	return ret;
-}
-
-/*
- * At arm, writes to @inode denied by the caller through @proof (NULL: @f
- * is under pre-content watches, nothing denied): is the file @f reads
- * still what @claim was verified against? Size, mtime and ctime say so only
- * as far as nobody put them back (utimensat, a link count change
- * re-baselining ctime), so the build-id (and an SDT record's note) is read
- * again through @f, which the caller opened on @path with the definer's
- * credentials -- unless @proof already holds facts read since writes were
- * last allowed (proof.c); then @f may be NULL (see pc_check_facts()). Reads
- * through an overlay whose file was copied up since would prove the upper
- * inode, not @inode: refused.
- */
-int pc_reprove(struct file *f, const struct path *path, struct inode *inode,
-	       const struct pc_claim *claim, struct pc_proof *proof,
-	       struct pc_err *err)
-{
-	struct pc_verified v = { .inode = inode };
-	struct pc_facts *facts;
-	int ret;
-
-	if (d_real_inode(path->dentry) != inode)
-		return pc_err_set(err, -ESTALE, "path",
-				  "copied up (overlayfs) since it was verified");
-	facts = proof ? pc_proof_facts(proof) : NULL;
-	if (facts) {
-		ret = pc_check_facts(f, inode, claim, facts, err);
-		if (ret != -ECHILD)
-			pc_test_count(PC_TEST_PROOF_KEPT);
-		return ret;
-	}
-	pc_test_count(PC_TEST_PROOF_READ);
-	pc_ident_take(inode, &v.ident);
-	ret = pc_check_file(f, claim, &v, err);
-	if (v.facts && proof)
-		pc_proof_keep(proof, v.facts);
-	else
-		pc_facts_free(v.facts);
 	return ret;
 }

@@ -31,8 +31,8 @@
  *     ino=N path=PATH
  *
  *   STATE of site 0 is the probe's; of another site: armed while the probe is
- *   armed and the site could be (else ERRNO, negative, says why it is not),
- *   stale once its file changed (never armed again). hits= counts while the
+ *   armed and the site could be (else ERRNO, negative, says why it is not).
+ *   hits= counts while the
  *   probe is counted; the probe's hits= is the sum of its sites'. PATH is as the
  *   `site` line named it (a /proc/PID/map_files/ or /proc/PID/root/ path for a
  *   copy no path of the writer's names).
@@ -109,9 +109,11 @@
  *  - Writing needs CAP_PERFMON or CAP_SYS_ADMIN (initial user namespace),
  *    both in the writing task and in the credentials control was opened
  *    with; otherwise write() fails with EPERM and nothing is applied.
- *  - An armed probe denies writes to its file (ETXTBSY for writers, as for a
- *    running executable) until its last consumer goes, it is deleted or goes
- *    stale.
+ *  - A defined probe denies writes to its file (ETXTBSY for writers, as for a
+ *    running executable) from its verification until it is deleted, and so
+ *    does a site until it goes: arming reads nothing, the content is the one
+ *    verified. A file under fanotify pre-content watches (an HSM fills it by
+ *    writing) cannot be defined: ETXTBSY.
  *  - errno: EPERM not privileged, EBUSY too many writers have control open,
  *    ENOMEM out of memory, EINVAL bad syntax or a bad field (a path that is
  *    a device, FIFO or socket included), E2BIG line too long or too many
@@ -120,7 +122,8 @@
  *    shorter than its headers say included), no build-id note or an ELF
  *    file of another machine, EACCES the file is on a noexec mount or a
  *    pseudo filesystem (sysfs, procfs, tracefs, debugfs), ETXTBSY the file
- *    is open for writing or mapped shared and writable, ESTALE build-id
+ *    is open for writing or mapped shared and writable (or under fanotify
+ *    pre-content watches), ESTALE build-id
  *    mismatch or an SDT record (group sdt_*, or any REFCTR) whose OFFSET is
  *    no probe of the file's .note.stapsdt or whose REFCTR is not that
  *    probe's semaphore, ERANGE OFFSET, REFCTR or @+FILEOFF outside the
@@ -133,9 +136,7 @@
  *    probe whose add is still being published: ENOENT; del of a probe
  *    anything holds: EBUSY; any operation while a trigger or eprobe holds
  *    probecache:probecache_ctl: EBUSY; add while the module is being
- *    unloaded: ENODEV; count of a probe whose file changed since add:
- *    ESTALE (unless only its ctime moved, as chmod or setcap move it: count
- *    then re-proves the content and arms); site: EEXIST the inode is
+ *    unloaded: ENODEV; site: EEXIST the inode is
  *    already a site of the probe, ENOSPC 64 sites, and add's errnos for the
  *    file.
  */
@@ -160,6 +161,7 @@
 /* Values of state= in PROBECACHE_LISTING_PATH */
 #define PROBECACHE_STATE_DEFINED	"defined"
 #define PROBECACHE_STATE_ARMED		"armed"
+/* Modules before 0.1's whole-life write denial; the CLI still reads it. */
 #define PROBECACHE_STATE_STALE		"stale"
 
 #endif /* _UAPI_LINUX_PROBECACHE_H */

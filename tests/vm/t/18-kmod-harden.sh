@@ -3,8 +3,8 @@
 # module itself serves return promptly; only a task with CAP_PERFMON or
 # CAP_SYS_ADMIN may write control; two writers never mix their lines; r:
 # probes bound to a pid leave a forked child's memory clean; a string in a
-# page not yet faulted in is fetched; a change seen while a probe is still
-# arming still makes it stale; the probe listing, which tells about other
+# page not yet faulted in is fetched; a writer racing with arming finds the
+# file write-denied since its definition; the probe listing, which tells about other
 # users' programs (hits, path, args, pid), is root-only unless public_probes=1.
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
@@ -103,21 +103,22 @@ trace_off
 tcheck_eq "the string was fetched" 's="string from a cold page"' "$(trace_hits cold:s)"
 check "del" kctl "del cold:s"
 
-# Lost stale: the file changes between verification and registration, and
-# the stale work runs before the probe is marked armed.
+# A writer between definition and registration: arming reads nothing, so
+# the file must have refused writers since it was verified.
 cp $H /tmp/hs
 $H map x /tmp/hs 30 > /tmp/map.out &
 mp=$!
 wait_for 5 grep -q mapped /tmp/map.out
+check "define ls:fn" kctl "add p:ls/fn $HB /tmp/hs:$FN"
 echo 1000 > /sys/module/probecache/parameters/test_arm_delay_ms
-karm "add p:ls/fn $HB /tmp/hs:$FN" &
+kctl "count ls:fn" &
 ap=$!
 sleep 0.5
-touch /tmp/hs
+check "a write while it arms: ETXTBSY" sh -c "! cat $H 2>/dev/null > /tmp/hs"
 wait $ap
 check "arming returned" test $? = 0
 echo 0 > /sys/module/probecache/parameters/test_arm_delay_ms
-check "change seen while arming -> stale" wait_for 5 pc_test ls:fn state = stale
+check_eq "armed" armed "$(kget ls:fn state)"
 kill $mp
 check "del" kctl "del ls:fn"
 

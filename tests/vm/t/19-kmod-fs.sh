@@ -1,7 +1,7 @@
 #!/bin/sh
 # The rewrite-detection checks of 13-kmod-rewrite.sh (build-id mismatch, ETXTBSY for
-# every in-place write path while armed, a writer blocking arming, mtime/ctime making a
-# probe stale, rename-replace keeping the old inode probed) on real disk filesystems:
+# every in-place write path while defined, a writer blocking definition, timestamps
+# changing nothing, rename-replace keeping the old inode probed) on real disk filesystems:
 # ext4 and xfs on the VM's virtio disks (/init mounts them). 13 itself runs on tmpfs.
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
