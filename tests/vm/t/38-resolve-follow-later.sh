@@ -120,7 +120,7 @@ if pc_events; then
 	trace_on $Q
 	check "an armed dlopen'ed copy: writes denied" sh -c "! sh -c ': >> $D/dl.so' 2> /dev/null"
 	trace_off
-	check "  and allowed once nobody listens" sh -c ": >> $D/dl.so"
+	check "  and still denied once nobody listens (a site is denied while it is one)" sh -c "! sh -c ': >> $D/dl.so' 2> /dev/null"
 else
 	diag "no trace events here: ftrace, perf and BPF not run"
 fi
