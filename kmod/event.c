@@ -627,6 +627,7 @@ static void pc_emit_ftrace(struct pc_event *ev, const u8 *rec,
 	list_for_each_entry_rcu(link, &ev->files, list) {
 		if (trace_trigger_soft_disabled(link->file))
 			continue;
+		pc_test_hit_spin();
 		entry = trace_event_buffer_reserve(&fbuffer, link->file,
 						   PC_REC_BASE + size);
 		if (!entry)

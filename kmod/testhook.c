@@ -26,6 +26,27 @@ void pc_test_delay(enum pc_test_window w)
 		msleep(ms);
 }
 
+/* One-shot: the next hit that writes to an ftrace file spins this long first. */
+static unsigned int pc_test_hit_spin_ms;
+module_param_named(test_hit_spin_ms, pc_test_hit_spin_ms, uint, 0600);
+MODULE_PARM_DESC(test_hit_spin_ms, "Tests only: the next hit writing to an ftrace file spins this long between reading the file and writing to it");
+
+static unsigned int pc_test_hit_spun;
+module_param_named(test_hit_spun, pc_test_hit_spun, uint, 0400);
+MODULE_PARM_DESC(test_hit_spun, "Tests only: hits that began spinning");
+
+/* Under rcu_read_lock(): a busy wait, preemptible where the kernel is. */
+void pc_test_hit_spin(void)
+{
+	unsigned int ms = xchg(&pc_test_hit_spin_ms, 0);
+
+	if (!ms)
+		return;
+	WRITE_ONCE(pc_test_hit_spun, READ_ONCE(pc_test_hit_spun) + 1);
+	while (ms--)
+		mdelay(1);
+}
+
 int pc_test_publish_fail(void)
 {
 	unsigned int ms = xchg(&pc_test_publish_fail_ms, 0);

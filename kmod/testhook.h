@@ -16,6 +16,7 @@ enum pc_test_window {
 #ifdef PC_TEST_HOOKS
 void pc_test_delay(enum pc_test_window w);
 int pc_test_publish_fail(void);
+void pc_test_hit_spin(void);
 #else
 static inline void pc_test_delay(enum pc_test_window w)
 {
@@ -24,6 +25,10 @@ static inline void pc_test_delay(enum pc_test_window w)
 static inline int pc_test_publish_fail(void)
 {
 	return 0;
+}
+
+static inline void pc_test_hit_spin(void)
+{
 }
 #endif
 
