@@ -33,6 +33,7 @@
 #include "opts.h"
 #include "pc.h"
 #include "sdt.h"
+#include "sdtnames.h"
 
 struct scan_stats {
 	unsigned int elf, with_notes, without_notes, no_build_id, non_elf, failed;
@@ -76,7 +77,20 @@ static int sdt_event_name(const struct pc_binary *b, const char *spec, const cha
 	return strlen(buf) > PROBECACHE_NAME_MAX ? -ENAMETOOLONG : 0;
 }
 
-static int add_note(struct pc_binary *b, const struct pc_sdt_note *n)
+/* The note's record args, named by its provider file when that agrees with the note. */
+static int note_args(const char *path, const struct pc_sdt_file *f, const struct pc_sdt_note *n,
+		     char **out)
+{
+	char why[300];
+	int ret = pc_sdtnames_args(path, f, n, NULL, out, why, sizeof(why));
+
+	if (!ret && !*out)
+		*out = strdup(n->rec_args ? n->rec_args : "");
+	return ret ? ret : *out ? 0 : -ENOMEM;
+}
+
+static int add_note(struct pc_binary *b, const char *path, const struct pc_sdt_file *f,
+		    const struct pc_sdt_note *n)
 {
 	char group[PROBECACHE_NAME_MAX + 8], event[PROBECACHE_NAME_MAX + 16], *spec;
 	struct pc_entry *e;
@@ -99,11 +113,10 @@ static int add_note(struct pc_binary *b, const struct pc_sdt_note *n)
 	e->spec = spec;
 	e->group = strdup(group);
 	e->event = strdup(event);
-	e->args = strdup(n->rec_args ? n->rec_args : "");
 	e->uprobe_args = strdup(n->uprobe_args ? n->uprobe_args : "");
-	if (!e->group || !e->event || !e->args || !e->uprobe_args)
+	if (!e->group || !e->event || !e->uprobe_args)
 		return -ENOMEM;
-	return 0;
+	return note_args(path, f, n, &e->args);
 }
 
 static size_t count_sdt(const struct pc_binary *b)
@@ -164,7 +177,7 @@ static int cache_file(const char *path, const struct pc_sdt_file *f)
 	if (!ret)
 		ret = pc_binary_add_path(b, path);
 	for (size_t i = 0; !ret && i < f->nnotes; i++) {
-		ret = add_note(b, &f->notes[i]);
+		ret = add_note(b, path, f, &f->notes[i]);
 		if (ret == -ENAMETOOLONG) {
 			pc_warn("%s: SDT note %s:%s: event name too long, not cached", path,
 				f->notes[i].provider, f->notes[i].name);
