@@ -112,13 +112,14 @@ static int add_probe(struct parse *p, char *val)
 
 static int set_from(struct parse *p, const char *val)
 {
-	struct pc_sdtdata_probe *e = &p->d->probes[p->d->nprobes - 1];
+	struct pc_sdtdata_probe *e;
 
 	if (!p->want_from)
 		return bad(p, "'from' without a probe before it");
 	if (!*val)
 		return bad(p, "'from' says nothing");
 	p->want_from = false;
+	e = &p->d->probes[p->d->nprobes - 1];
 	e->from = strdup(val);
 	return e->from ? 0 : -ENOMEM;
 }
