@@ -301,6 +301,33 @@ check_mismatch() {
 }
 check_mismatch
 
+# make check-sdt-data: sdt/*.args against the -dev packages' headers; a copy of php.args
+# with a renamed and a retyped argument must fail it.
+check_data() {
+	local d=$tmp/sdt-data
+	if "$top/tests/sdt/check-data.py" > "$tmp/cd.out" 2>&1; then
+		ok "check-data.py: sdt/*.args agree with the -dev headers ($(grep -c '^ok' "$tmp/cd.out") checks)"
+	else
+		not_ok "check-data.py: sdt/*.args agree with the -dev headers"
+		grep -v '^ok' "$tmp/cd.out" | sed 's/^/#   /' | head -n 20
+	fi
+	if ! grep -q '^ok .*php: .*zend_dtrace_gen.h' "$tmp/cd.out"; then
+		not_ok "php8.2-dev is installed (scripts/setup.sh)"
+		return
+	fi
+	mkdir -p "$d"
+	cp "$top"/sdt/*.args "$d/"
+	sed -i -e 's/errormsg=arg1:string/message=arg1:string/' \
+		-e 's/^\(probe execute__entry\) request_file=arg1:string/\1 request_file=arg1:x64/' \
+		"$d/php.args"
+	"$top/tests/sdt/check-data.py" "$d" > "$tmp/cd.out" 2>&1
+	check "  a renamed php argument is caught" \
+		grep -q "^not ok .*php:error: .*arg1 is 'errormsg' there, 'message' here" "$tmp/cd.out"
+	check "  a char * read as x64 is caught" \
+		grep -q "^not ok .*php:execute__entry: .*arg1 is string 'char\*' there, x64 here" "$tmp/cd.out"
+}
+check_data
+
 # ---- Fixtures: tests/fixtures/sdt_args.c in every variant (sdt_args.mk) ----
 fix=$top/tests/fixtures/build
 variants="sdt_args sdt_args_O0 sdt_args_clang sdt_args_nopie sdt_args_i386 sdt_args_aarch64"
