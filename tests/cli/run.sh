@@ -668,8 +668,9 @@ check_eq "  --json: line and abs_line" "0:35 7:42" \
 check_eq "  no such function: exit 1, naming the file" \
 	"1 probecache-resolve: $FX/dw_app: no function nosuch in $FX/dw_app" "$(shrc -x "$FX/dw_app" -L nosuch) $(cat "$T/sh.err")"
 check_eq "show --sdt: bpftrace -l's usdt lines, once per PROVIDER:NAME" \
-	"usdt:$FX/rs_sem:rs:tick usdt:$FX/rs_sem:rs:always" "$(sh_ -x "$FX/rs_sem" --sdt | xargs)"
-check_eq "  GLOB on PROVIDER:NAME" "usdt:$FX/rs_sem:rs:always" "$(sh_ -x "$FX/rs_sem" -S 'rs:al*')"
+	"usdt:$FX/rs_sem:rs:tick usdt:$FX/rs_sem:rs:always" "$(sh_ -x "$FX/rs_sem" --sdt | cut -d' ' -f1 | xargs)"
+check_eq "  GLOB on PROVIDER:NAME; a semaphore said after '  # '" \
+	"usdt:$FX/rs_sem:rs:always  # semaphore" "$(sh_ -x "$FX/rs_sem" -S 'rs:al*')"
 PROBECACHE_DIR=$T/showscan pc scan --no-define "$FX/rs_sem" > /dev/null
 check_eq "  --json: offset, semaphore and args as scan caches them" \
 	"$(PROBECACHE_DIR=$T/showscan pc list --json | python3 -c 'import json,sys

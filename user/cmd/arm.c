@@ -39,6 +39,7 @@
 #include "opts.h"
 #include "pattern.h"
 #include "pc.h"
+#include "sdtscan.h"
 
 #define BATCH_MAX	4000	/* bytes per write(): below one page */
 
@@ -1105,6 +1106,52 @@ static int parse_arm(int argc, char **argv, struct pc_arm_opts *opts)
 }
 
 /* arm and define: the same selection, with or without the module's counting. */
+/* The cached binaries with notes @u name, scanned again with the names, not defined. */
+static int rescan(struct pc_sdtuser *u, size_t n)
+{
+	struct pc_scan_stats st = { .users = u, .nusers = n };
+	int ret = pc_scan_cached(&st);
+
+	if (!ret) {
+		pc_scan_finish(&st);
+		pc_scan_progress_done(&st);
+	}
+	pc_strset_free(&st.cached);
+	return ret ? ret : st.failed ? -EINVAL : 0;
+}
+
+/*
+ * PATTERNs 'sdt_PROVIDER:NAME ARG...': the cached notes of PROVIDER:NAME get
+ * those names first (scan.h), then the PATTERN is sdt_PROVIDER:NAME.
+ */
+static int user_names(char **pats, int n)
+{
+	struct pc_sdtuser *u = calloc(n, sizeof(*u));
+	size_t nu = 0;
+	char why[300];
+	int ret = u ? 0 : -ENOMEM;
+
+	for (int i = 0; !ret && i < n; i++) {
+		if (!strpbrk(pats[i], " \t"))
+			continue;
+		ret = pc_sdtuser_parse(pats[i], &u[nu], why, sizeof(why));
+		if (ret == 1 && pc_sdtuser_find(u, nu, u[nu].spec))
+			snprintf(why, sizeof(why), "%s named twice", u[nu].spec), ret = -EINVAL;
+		if (ret == 1) {
+			snprintf(pats[i], strlen(pats[i]) + 1, "sdt_%s", u[nu++].spec);
+			ret = 0;
+		} else {
+			pc_err("'%s': %s", pats[i], ret ? why : "a PATTERN with ARGs must be "
+			       "sdt_PROVIDER:NAME ARG...");
+			ret = -EINVAL;
+		}
+	}
+	if (!ret && nu)
+		ret = rescan(u, nu);
+	free(u);
+	return ret;
+}
+
 static int arm_or_define(int argc, char **argv, bool count)
 {
 	struct pc_arm_opts opts = { .count = count };
@@ -1113,6 +1160,9 @@ static int arm_or_define(int argc, char **argv, bool count)
 
 	if (ret)
 		return ret > 0 ? arm_help(count) : ret;
+	ret = user_names(argv + optind, argc - optind);
+	if (ret < 0)
+		return ret;
 	ret = pc_arm(argv + optind, argc - optind, &opts, &res);
 	if (ret == -EINVAL || ret == -ENOMEM || ret == -ENOENT)
 		return ret;

@@ -95,6 +95,23 @@ const char *pc_sdtnames_switch(const char *provider, const char *name)
 	return d ? pc_sdtdata_switch(d, name) : NULL;
 }
 
+const char *pc_sdtnames_switch_spec(const char *spec)
+{
+	char prov[PROBECACHE_NAME_MAX + 1], name[PROBECACHE_NAME_MAX + 1];
+
+	if (sscanf(spec, "%63[^:]:%63[^ ]", prov, name) != 2)
+		return NULL;
+	return pc_sdtnames_switch(prov, name);
+}
+
+void pc_sdtnames_gating(const char *spec, uint64_t ref_ctr, char *buf, size_t size)
+{
+	const char *sw = pc_sdtnames_switch_spec(spec);
+
+	snprintf(buf, size, "%s%s%s%s", ref_ctr ? "semaphore" : "", ref_ctr && sw ? "; " : "",
+		 sw ? "needs " : "", sw ? sw : "");
+}
+
 static int apply(const struct pc_sdt_file *f, const struct pc_sdt_note *n,
 		 const struct pc_sdtargs *s, bool whole, char **out, char *why, size_t whylen)
 {
@@ -134,4 +151,50 @@ int pc_sdtnames_args(const char *path, const struct pc_sdt_file *f, const struct
 			(unsigned long long)n->pc_off, pc_sdtnames_dir(), n->provider, e->line,
 			ewhy, n->nargs);
 	return ret == -EINVAL ? 0 : ret;
+}
+
+/* "sdt_P:N", "%sdt_P:N" or "%P:N" of @len bytes at @w: "P:N" in @spec. */
+static bool user_probe(const char *w, size_t len, char *spec, size_t size)
+{
+	char prov[PROBECACHE_NAME_MAX + 1], name[PROBECACHE_NAME_MAX + 1];
+	char word[2 * PROBECACHE_NAME_MAX + 8];
+	const char *p = word;
+
+	if (len >= sizeof(word))
+		return false;
+	memcpy(word, w, len);
+	word[len] = '\0';
+	if (*p == '%')
+		p++;
+	if (!strncmp(p, "sdt_", 4))
+		p += 4;
+	else if (p == word)
+		return false;
+	if (sscanf(p, "%63[A-Za-z0-9_]:%63[A-Za-z0-9_]", prov, name) != 2 ||
+	    strlen(prov) + 1 + strlen(name) != strlen(p))
+		return false;
+	snprintf(spec, size, "%s:%s", prov, name);
+	return true;
+}
+
+int pc_sdtuser_parse(const char *def, struct pc_sdtuser *u, char *why, size_t whylen)
+{
+	const char *w = def + strspn(def, " \t");
+	size_t len = strcspn(w, " \t");
+
+	memset(u, 0, sizeof(*u));
+	if (!user_probe(w, len, u->spec, sizeof(u->spec)))
+		return 0;
+	if (pc_sdtargs_parse(w + len, &u->args, why, whylen))
+		return -EINVAL;
+	pc_sdtargs_format(&u->args, u->text, sizeof(u->text));
+	return 1;
+}
+
+struct pc_sdtuser *pc_sdtuser_find(struct pc_sdtuser *u, size_t n, const char *spec)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(u[i].spec, spec))
+			return &u[i];
+	return NULL;
 }
