@@ -1117,7 +1117,7 @@ static int rescan(struct pc_sdtuser *u, size_t n)
 		pc_scan_progress_done(&st);
 	}
 	pc_strset_free(&st.cached);
-	return ret ? ret : st.failed ? -EINVAL : 0;
+	return ret ? ret : st.failed ? -EIO : 0;
 }
 
 /*
