@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outbuf.h"
 #include "record.h"
 #include "sdtargs.h"
 
@@ -186,52 +187,26 @@ int pc_sdtargs_parse(const char *text, struct pc_sdtargs *out, char *why, size_t
 	}
 }
 
-/* Bounded appender: the first overflow is kept, later calls do nothing. */
-struct out {
-	char *buf;
-	size_t len, pos;
-	int err;
-};
-
-static void __attribute__((format(printf, 2, 3))) outf(struct out *o, const char *fmt, ...)
+static void out_load(struct pc_out *o, int64_t off)
 {
-	va_list ap;
-	int n;
-
-	if (o->err)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->pos, o->len - o->pos, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= o->len - o->pos) {
-		o->err = -ENOSPC;
-		if (o->len)
-			o->buf[o->pos] = '\0';
-		return;
-	}
-	o->pos += (size_t)n;
-}
-
-static void out_load(struct out *o, int64_t off)
-{
-	outf(o, "%c%" PRIu64 "(", off < 0 ? '-' : '+', off < 0 ? 0 - (uint64_t)off : (uint64_t)off);
+	pc_outf(o, "%c%" PRIu64 "(", off < 0 ? '-' : '+', off < 0 ? 0 - (uint64_t)off : (uint64_t)off);
 }
 
 int pc_sdtargs_format(const struct pc_sdtargs *s, char *buf, size_t len)
 {
-	struct out o = { buf, len, 0, 0 };
+	struct pc_out o = { buf, len, 0, 0 };
 
 	if (len)
 		buf[0] = '\0';
 	for (unsigned int i = 0; i < s->n; i++) {
 		const struct pc_sdtarg *a = &s->a[i];
 
-		outf(&o, "%s%s=", i ? " " : "", a->name);
+		pc_outf(&o, "%s%s=", i ? " " : "", a->name);
 		for (unsigned int j = a->nload; j-- > 0;)
 			out_load(&o, a->off[j]);
-		outf(&o, "arg%u%.*s", a->argn, (int)a->nload, "))))");
+		pc_outf(&o, "arg%u%.*s", a->argn, (int)a->nload, "))))");
 		if (a->type[0])
-			outf(&o, ":%s", a->type);
+			pc_outf(&o, ":%s", a->type);
 	}
 	return o.err;
 }
@@ -327,7 +302,7 @@ static unsigned int fetch_depth(const char *fetch)
 	return n;
 }
 
-static int out_arg(struct out *o, const struct pc_sdtarg *a, const char *fetch,
+static int out_arg(struct pc_out *o, const struct pc_sdtarg *a, const char *fetch,
 		   const char *ntype, char *why, size_t whylen)
 {
 	bool str = !strcmp(a->type, "string");
@@ -337,13 +312,13 @@ static int out_arg(struct out *o, const struct pc_sdtarg *a, const char *fetch,
 		return bad(why, whylen, "%s: arg%u (%s) with %u more loads nests deeper than "
 			   "the %d loads a record can", a->name, a->argn, fetch,
 			   a->nload + str, PROBECACHE_MAX_DEREF);
-	outf(o, "%s%s=", o->pos ? " " : "", a->name);
+	pc_outf(o, "%s%s=", o->pos ? " " : "", a->name);
 	if (str)
-		outf(o, "+0(");
+		pc_outf(o, "+0(");
 	for (unsigned int j = a->nload; j-- > 0;)
 		out_load(o, a->off[j]);
-	outf(o, "%s%.*s", fetch, (int)(a->nload + str), "))))");
-	outf(o, ":%s", a->type[0] ? a->type : a->nload ? "u64" : ntype);
+	pc_outf(o, "%s%.*s", fetch, (int)(a->nload + str), "))))");
+	pc_outf(o, ":%s", a->type[0] ? a->type : a->nload ? "u64" : ntype);
 	return 0;
 }
 
@@ -389,7 +364,7 @@ int pc_sdtargs_apply(const struct pc_sdtargs *s, const char *rec_args, unsigned 
 		     unsigned int wordsize, bool whole, char *out, size_t len,
 		     char *why, size_t whylen)
 {
-	struct out o = { out, len, 0, 0 };
+	struct pc_out o = { out, len, 0, 0 };
 	struct note *nt = malloc(sizeof(*nt));
 	int ret = nt ? note_parse(rec_args, nt) : -ENOMEM;
 
