@@ -7,6 +7,7 @@
 #   make bench            benchmarks (printed, not asserted)
 #   make stress MINUTES=N the randomized lifecycle test for N minutes (KERNEL=, SEED=)
 #   make deb              probecache-dkms + probecache-tools .debs into build/deb/
+#   make check-sdt-data   sdt/*.args against the signatures of Debian's -dev packages
 
 # The running kernel's headers if present, else the project's default test kernel.
 KVER ?= $(shell uname -r)
@@ -52,6 +53,11 @@ ensure-setup:
 
 check-unit:
 	tests/run-all.sh unit fuzz
+
+# The provider files against postgresql-server-dev-15's probes.h, php8.2-dev's
+# zend_dtrace_gen.h and libpython3.11-dev's pydtrace.h (sdt/README.md).
+check-sdt-data:
+	tests/sdt/check-data.py
 
 check-vm: user fixtures
 	tests/run-all.sh vm:$(KERNEL)
@@ -101,4 +107,4 @@ clean:
 -include mk/install.mk
 
 .PHONY: all module user fixtures setup check check-unit check-vm check-kasan debug-kernel \
-	demo bench deb clean ensure-setup stress
+	demo bench deb clean ensure-setup stress check-sdt-data

@@ -22,6 +22,7 @@ INSTALL ?= install
 PC_VERSION := $(shell sed -n 's/^\#define PROBECACHE_VERSION[^"]*"\(.*\)"/\1/p' \
 		include/uapi/linux/probecache.h)
 PC_DKMS_SRC = $(DESTDIR)/usr/src/probecache-$(PC_VERSION)
+PC_SDT_FILES := $(wildcard sdt/*.args)
 
 $(CLI):
 	$(MAKE) -C $(dir $(CLI))
@@ -36,6 +37,10 @@ install: $(CLI)
 	$(INSTALL) -m 0644 include/uapi/linux/probecache.h $(DESTDIR)$(INCLUDEDIR)/linux/
 	@# the shape of every --json document (outside doc/: dh_compress would gzip it)
 	$(INSTALL) -m 0644 Documentation/probecache-resolve.schema.json $(DESTDIR)$(DATADIR)/
+	@# names and types of the SDT providers' arguments (sdt/README.md), found by the CLI
+	@# in BINDIR/../share/probecache/sdt
+	$(INSTALL) -d $(DESTDIR)$(DATADIR)/sdt
+	$(INSTALL) -m 0644 $(PC_SDT_FILES) $(DESTDIR)$(DATADIR)/sdt/
 	for u in probecache-preload probecache-follow; do \
 		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$u.service > $(DESTDIR)$(UNITDIR)/$$u.service && \
 		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u.service || exit 1; \
@@ -56,11 +61,13 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/probecache-resolve \
 		$(DESTDIR)$(INCLUDEDIR)/linux/probecache.h \
 		$(DESTDIR)$(DATADIR)/probecache-resolve.schema.json \
+		$(addprefix $(DESTDIR)$(DATADIR)/sdt/,$(notdir $(PC_SDT_FILES))) \
 		$(DESTDIR)$(UNITDIR)/probecache-preload.service \
 		$(DESTDIR)$(UNITDIR)/probecache-follow.service
 	if cmp -s etc/preload.conf $(DESTDIR)$(SYSCONFDIR)/probecache/preload.conf; then \
 		rm -f $(DESTDIR)$(SYSCONFDIR)/probecache/preload.conf; fi
-	-rmdir $(DESTDIR)$(SYSCONFDIR)/probecache/preload.d $(DESTDIR)$(SYSCONFDIR)/probecache $(DESTDIR)$(DATADIR) \
+	-rmdir $(DESTDIR)$(SYSCONFDIR)/probecache/preload.d $(DESTDIR)$(SYSCONFDIR)/probecache \
+		$(DESTDIR)$(DATADIR)/sdt $(DESTDIR)$(DATADIR) \
 		2>/dev/null
 	if [ -e $(DESTDIR)/lib/modules/$(KVER)/updates/probecache.ko ]; then \
 		rm -f $(DESTDIR)/lib/modules/$(KVER)/updates/probecache.ko; \

@@ -16,6 +16,7 @@ PKGS="build-essential gcc g++ make pkg-config clang llvm libclang-rt-14-dev bc f
 	linux-image-cloud-amd64 linux-headers-cloud-amd64 linux-source-6.1 linux-source-6.12 libssl-dev
 	linux-perf gdb libc6-dbg postgresql-15 openjdk-17-jre-headless python3.11 gcc-aarch64-linux-gnu
 	g++-aarch64-linux-gnu libc6-dev-arm64-cross
+	libpython3.11 libruby3.1 php8.2-cli libvirt0 postgresql-server-dev-15 php8.2-dev libpython3.11-dev
 	groff-base man-db systemd debhelper dh-dkms lintian debootstrap"
 # linux-source-6.12 (the debug kernel's tree) is in PKGS, not here: bookworm-security has
 # it, and installing it with -t backports drags linux-perf (the SDT parity oracle) and

@@ -44,6 +44,7 @@ export PROBECACHE_DIR=$T/cache
 export PROBECACHE_SYSFS=$T/nosysfs
 export PROBECACHE_TRACEFS=$T/tracefs	# never the host's
 export PROBECACHE_PROC=$T/proc	# the module's listing: never the host's
+export PROBECACHE_SDT_DIR=$T/no-sdt	# no provider files but the ones a check gives
 LIBSTDCXX=/usr/lib/x86_64-linux-gnu/libstdc++.so.6
 
 # arm, define and scan sweep every process for copies of the probed files: where
@@ -668,8 +669,9 @@ check_eq "  --json: line and abs_line" "0:35 7:42" \
 check_eq "  no such function: exit 1, naming the file" \
 	"1 probecache-resolve: $FX/dw_app: no function nosuch in $FX/dw_app" "$(shrc -x "$FX/dw_app" -L nosuch) $(cat "$T/sh.err")"
 check_eq "show --sdt: bpftrace -l's usdt lines, once per PROVIDER:NAME" \
-	"usdt:$FX/rs_sem:rs:tick usdt:$FX/rs_sem:rs:always" "$(sh_ -x "$FX/rs_sem" --sdt | xargs)"
-check_eq "  GLOB on PROVIDER:NAME" "usdt:$FX/rs_sem:rs:always" "$(sh_ -x "$FX/rs_sem" -S 'rs:al*')"
+	"usdt:$FX/rs_sem:rs:tick usdt:$FX/rs_sem:rs:always" "$(sh_ -x "$FX/rs_sem" --sdt | cut -d' ' -f1 | xargs)"
+check_eq "  GLOB on PROVIDER:NAME; a semaphore said after '  # '" \
+	"usdt:$FX/rs_sem:rs:always  # semaphore" "$(sh_ -x "$FX/rs_sem" -S 'rs:al*')"
 PROBECACHE_DIR=$T/showscan pc scan --no-define "$FX/rs_sem" > /dev/null
 check_eq "  --json: offset, semaphore and args as scan caches them" \
 	"$(PROBECACHE_DIR=$T/showscan pc list --json | python3 -c 'import json,sys
@@ -741,7 +743,7 @@ nex=$(grep -c '^\.EX' "$man")
 check "the man page has .EX blocks ($nex)" test "$nex" -ge 6
 mkdir -p "$T/ex"
 exdir=$T/excache
-exrun() { (cd "$T/ex" && PROBECACHE_DIR=$exdir PATH=$T/bin:$PATH eval "$1"); }
+exrun() { (cd "$T/ex" && PROBECACHE_DIR=$exdir PROBECACHE_SDT_DIR=$top/sdt PATH=$T/bin:$PATH eval "$1"); }
 exskip() { diag "skip man example '$1': $2"; }
 ran=0 skipped=0
 # the patterns and preload lines presuppose a cache holding what they name
@@ -765,6 +767,10 @@ ex_line() {
 	cmd=${1%%#*}; cmd=${cmd%"${cmd##*[![:space:]]}"}
 	# shellcheck disable=SC2086
 	set -- $cmd
+	# add of an SDT probe's names scans: no debuginfo, no module (with --no-define)
+	case $cmd in
+	"probecache-resolve add "*"--no-define "*"'sdt_"*) set -- probecache-resolve scan ;;
+	esac
 	case "$1 ${2:-}" in
 	"probecache-resolve "scan | "probecache-resolve "list | "probecache-resolve "export | \
 	"probecache-resolve "import | "probecache-resolve "del | "probecache-resolve "gc | \
@@ -1108,6 +1114,99 @@ check_eq "  define of it again: already defined under that name, nothing sent" \
 check "  a kernel name from list selects its entry" sh -c \
 	"'$PC_BIN' list --format=record 'sdt_rs:always_${twin_bid:0:8}' | grep -q '$T/tree/rs_twin'"
 setp sdt_rs:always consumers 0
+fk disarm -q 'sdt_rs:*'
+export PROBECACHE_DIR=$T/cache
+
+# ---- SDT argument names and types (issue 43) ----
+# Provider files (sdt/*.args format) for the rs fixture, and the user's own names.
+S=$T/sdt43
+mkdir -p "$S"
+cat > "$S/rs.args" <<'ARGS'
+probecache-sdt-args 1
+provider rs
+source tests/fixtures/rs_sem.c
+switch tick RS_TRACE=1 in the environment
+probe tick count=arg1:s32 step=arg2:u32
+from rs_sem.c: STAP_PROBE2(rs, tick, int, int)
+probe always n=arg1:s64
+from rs_sem.c: STAP_PROBE1(rs, always, int), declared 8 bytes here: must not apply
+ARGS
+export PROBECACHE_DIR=$T/cache43
+cp "$FX/rs_sem" "$T/tree/rs43"
+n43() { PROBECACHE_SDT_DIR=$S pc "$@"; }
+rec43() { pc list --format=record "$1" | cut -d' ' -f4-; }
+n43 scan --no-define "$T/tree/rs43" > /dev/null 2> "$T/n43.err"
+check_eq "scan names a note as its provider file says: tick count=%ax:s32 step=%dx:u32" \
+	"count=%ax:s32 step=%dx:u32" "$(rec43 sdt_rs:tick)"
+check_eq "  an entry that disagrees with the note keeps arg1..argN" "arg1=%ax:s32" "$(rec43 sdt_rs:always)"
+check "  and is warned about: its file, line, argument and the note's size" grep -q \
+	"rs:always at 0x[0-9a-f]*: $S/rs.args line 7 disagrees with the note: n: arg1 is 4 bytes in the note (%ax:s32), s64 reads 8: arg1..arg1 kept" "$T/n43.err"
+check_eq "  without provider files: arg1..argN" "arg1=%ax:s32 arg2=%dx:s32" \
+	"$(PROBECACHE_DIR=$T/cache43b pc scan --no-define "$T/tree/rs43" > /dev/null; PROBECACHE_DIR=$T/cache43b rec43 sdt_rs:tick)"
+check_eq "list says which probes need a runtime switch" \
+	"sdt_rs:tick=tick  # needs RS_TRACE=1 in the environment|sdt_rs:always=always" \
+	"$(n43 list 'sdt_rs:*' | tail -n 2 | paste -sd'|')"
+check "list --available says semaphore in the kind, and the switch" \
+	sh -c "PROBECACHE_SDT_DIR='$S' '$PC_BIN' list --available sdt_rs:tick | grep -q '\[SDT event, semaphore\]  $T/tree/rs43  # needs RS_TRACE=1 in the environment$'"
+check_eq "list --json: names, semaphore, needs" \
+	"count=%ax:s32 step=%dx:u32 True RS_TRACE=1 in the environment|arg1=%ax:s32 True None" \
+	"$(n43 list --json 'sdt_rs:*' | python3 -c 'import json,sys
+for b in json.load(sys.stdin)["binaries"]:
+	for p in b["probes"]:
+		print(" ".join("%s=%s:%s" % (a["name"], a["location"], a["type"]) for a in p["args"]), p["semaphore"], p["needs"])' | paste -sd'|')"
+check_eq "show --sdt: '  # semaphore; needs SWITCH'" \
+	"usdt:$T/tree/rs43:rs:tick  # semaphore; needs RS_TRACE=1 in the environment" \
+	"$(n43 show -x "$T/tree/rs43" --sdt 'rs:tick')"
+check_eq "show --sdt --json: args named as scan caches them, note_args the note's own" \
+	"count step|arg1 arg2|True RS_TRACE=1 in the environment" \
+	"$(n43 show -x "$T/tree/rs43" --sdt --json 'rs:tick' | python3 -c 'import json,sys
+p = json.load(sys.stdin)["probes"][0]
+print(" ".join(a["name"] for a in p["args"]), " ".join(a["name"] for a in p["note_args"]), str(p["semaphore"]) + " " + p["needs"], sep="|")')"
+
+# The user's names: scan -a, add -x BIN sdt_P:N, define 'sdt_P:N ARGS'
+check_eq "scan -a 'sdt_rs:always v=arg1:u32': exit 0" 0 \
+	"$(rc n43 scan --no-define -a 'sdt_rs:always v=arg1:u32' "$T/tree/rs43")"
+check_eq "  the user's names win over the file's" "v=%ax:u32" "$(rec43 sdt_rs:always)"
+check_eq "  list shows them as the probe's definition" "sdt_rs:always=always v=arg1:u32" \
+	"$(pc list 'sdt_rs:always' | tail -n 1)"
+n43 scan --no-define "$T/tree/rs43" > /dev/null 2>&1
+check_eq "  a rescan keeps them" "v=%ax:u32" "$(rec43 sdt_rs:always)"
+check_eq "  and the index still finds the probe by its note's name" "sdt_rs:always" \
+	"$(pc list --names 'rs:always')"
+pc export -o "$T/n43.pca" 'sdt_rs:*' > /dev/null
+check_eq "  export + import into an empty cache keeps them" "v=%ax:u32" \
+	"$(PROBECACHE_DIR=$T/cache43c pc import "$T/n43.pca" > /dev/null; PROBECACHE_DIR=$T/cache43c rec43 sdt_rs:always)"
+check_eq "  and a scan there too" "v=%ax:u32" \
+	"$(PROBECACHE_DIR=$T/cache43c pc scan --no-define "$T/tree/rs43" > /dev/null; PROBECACHE_DIR=$T/cache43c rec43 sdt_rs:always)"
+n43 scan --no-define -a 'sdt_rs:always' "$T/tree/rs43" > /dev/null 2>&1
+check_eq "scan -a 'sdt_rs:always' without ARGs drops them: back to the file's (here argN)" \
+	"arg1=%ax:s32|sdt_rs:always=always" "$(rec43 sdt_rs:always)|$(pc list 'sdt_rs:always' | tail -n 1)"
+check_eq "scan -a whose ARG disagrees with the note: exit 1, nothing changed" \
+	"1 count=%ax:s32 step=%dx:u32" \
+	"$(rc n43 scan --no-define -a 'sdt_rs:tick s=arg1:string' "$T/tree/rs43") $(rec43 sdt_rs:tick)"
+check "  and says why" sh -c "PROBECACHE_SDT_DIR='$S' '$PC_BIN' scan --no-define -a 'sdt_rs:tick s=arg1:string' '$T/tree/rs43' 2>&1 |
+	grep -q 'rs:tick at 0x[0-9a-f]*: s: arg1 is 4 bytes in the note (%ax:s32), not a 8-byte pointer'"
+check_eq "scan -a naming no note: exit 3, the others cached" 3 \
+	"$(rc n43 scan --no-define -a 'sdt_rs:nosuch a=arg1' "$T/tree/rs43")"
+check_eq "scan -a with a bad ARG or no probe: usage (2)" "2 2 2" \
+	"$(rc pc scan -a 'sdt_rs:tick a=arg99' "$T/tree/rs43") $(rc pc scan -a 'tick a=arg1' "$T/tree/rs43") $(rc pc scan -a 'sdt_rs:tick a=arg1' -a 'sdt_rs:tick b=arg2' "$T/tree/rs43")"
+check_eq "add -x BIN 'sdt_rs:tick c=arg1 d=arg2:x32' (no debuginfo needed): exit 0" 0 \
+	"$(rc n43 add -x "$T/tree/rs43" --no-define 'sdt_rs:tick c=arg1 d=arg2:x32')"
+check_eq "  the note named so" "c=%ax:s32 d=%dx:x32" "$(rec43 sdt_rs:tick)"
+check_eq "  add -D with one is a usage error" 2 "$(rc pc add -x "$T/tree/rs43" -D 'sdt_rs:tick c=arg1')"
+check_eq "define 'sdt_rs:always w=arg1:x32' without the module: names stored, exit 1 (not loaded)" \
+	"1 w=%ax:x32" "$(rc n43 define 'sdt_rs:always w=arg1:x32') $(rec43 sdt_rs:always)"
+check_eq "define 'sdt_rs:nosuch a=arg1': no cached binary has it, exit 1" 1 \
+	"$(rc pc define 'sdt_rs:nosuch a=arg1')"
+check_eq "define 'tick a=arg1' (no sdt_PROVIDER:NAME) or with a bad ARG: usage (2)" "2 2" \
+	"$(rc pc define 'tick a=arg1') $(rc pc define 'sdt_rs:tick a=arg0')"
+check_eq "define 'sdt_rs:always w=arg1:string' disagreeing with the note: exit 1, unchanged" \
+	"1 w=%ax:x32" "$(rc n43 define 'sdt_rs:always w=arg1:string') $(rec43 sdt_rs:always)"
+: > "$F/sys/control"; : > "$FL"; echo 0 > "$F/sys/nr_probes"
+check_eq "define 'sdt_rs:tick e=arg1 f=arg2:x32' with the module: exit 0" 0 \
+	"$(PROBECACHE_SDT_DIR=$S fkrc define 'sdt_rs:tick e=arg1 f=arg2:x32')"
+check_eq "  the record it sends carries the names" "e=%ax:s32 f=%dx:x32" \
+	"$(grep '^add p:sdt_rs/tick ' "$F/sys/control" | cut -d' ' -f5-)"
 fk disarm -q 'sdt_rs:*'
 export PROBECACHE_DIR=$T/cache
 

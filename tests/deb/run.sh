@@ -90,7 +90,8 @@ usr/share/doc/probecache-tools/changelog.Debian.gz
 usr/share/doc/probecache-tools/copyright
 usr/share/lintian/overrides/probecache-tools
 usr/share/man/man1/probecache-resolve.1.gz
-usr/share/probecache/probecache-resolve.schema.json"
+usr/share/probecache/probecache-resolve.schema.json
+$(cd "$top/sdt" && ls *.args | sed 's|^|usr/share/probecache/sdt/|')"
 check_eq "probecache-tools files" "$want" "$(files "$tools_deb")"
 dpkg-deb -x "$tools_deb" "$tmp/tools"
 dpkg-deb -e "$tools_deb" "$tmp/tools-ctl"
@@ -117,6 +118,11 @@ check_eq "  ... root 0644" "-rw-r--r-- root/root" \
 	"$(perm "$tools_deb" usr/share/bash-completion/completions/probecache-resolve)"
 check "  the header is the UAPI header" \
 	cmp "$top/include/uapi/linux/probecache.h" "$tmp/tools/usr/include/linux/probecache.h"
+check "  the SDT provider files are the repository's" diff -r -x README.md "$top/sdt" \
+	"$tmp/tools/usr/share/probecache/sdt"
+check "  its probecache-resolve finds them: python's function__entry has filename" \
+	sh -c "env -u PROBECACHE_SDT_DIR '$tmp/tools/usr/bin/probecache-resolve' show \
+		-x /usr/bin/python3.11 --sdt --json function__entry | grep -q '\"name\":\"filename\"'"
 check "  postinst enables probecache-preload.service" \
 	grep -q "deb-systemd-helper enable 'probecache-preload.service'" "$tmp/tools-ctl/postinst"
 check "  postinst enables probecache-follow.service" \

@@ -273,6 +273,11 @@ check "  the installed unit runs /usr/bin/probecache-resolve" \
 	grep -qx 'ExecStart=/usr/bin/probecache-resolve preload' "$dest/lib/systemd/system/probecache-preload.service"
 check "  the installed UAPI header compiles" \
 	sh -c "echo '#include <linux/probecache.h>' | cc -fsyntax-only -I'$dest/usr/include' -x c -"
+check_eq "  installs sdt/*.args in /usr/share/probecache/sdt" \
+	"$(cd "$top/sdt" && ls *.args)" "$(ls "$dest/usr/share/probecache/sdt" 2>&1)"
+check "  the installed CLI finds them beside itself: python's function__entry has filename" \
+	sh -c "env -u PROBECACHE_SDT_DIR '$dest/usr/bin/probecache-resolve' show -x /usr/bin/python3.11 \
+		--sdt --json 'function__entry' | grep -q '\"name\":\"filename\",\"location\":\"+0(%bp)\"'"
 echo 'sdt_mine:*' >> "$dest/etc/probecache/preload.conf"
 make -s -C "$top" install DESTDIR="$dest" PREFIX=/usr CLI="$cli" > /dev/null 2>&1
 check "  a second install keeps an edited preload.conf" grep -qx 'sdt_mine:\*' "$dest/etc/probecache/preload.conf"

@@ -7,7 +7,11 @@
 #   - the CLI (`scan` + `list --format=uprobe`), once scan/list are built.
 # The record form must carry every arg of every note, equal what this test translates
 # from `readelf -n` itself (tests/sdt/oracle.awk), and be accepted by the module's own
-# parser (common/record.c); args perf drops are counted.
+# parser (common/record.c). Every arg perf drops is named, one test line each, with the
+# operand and what we fetch instead (tests/sdt/drops.awk), and counted per binary.
+# The provider files (sdt/*.args) are checked against every note of these binaries: each
+# entry applies to every site of its probe, no warning; a file that disagrees with a note
+# leaves that note its arg1..argN and says why.
 #
 # Environment: SDT_BINS="bin..." overrides the binary list (then no note counts
 # are checked); PERF (default perf).
@@ -21,11 +25,15 @@ trap 'rm -rf "$tmp"' EXIT
 export HOME=$tmp/home	# perf's buildid cache goes here, not into the real ~/.debug
 mkdir -p "$HOME"
 
-# path:expected-note-count (the counts are what these Debian builds carry)
-default_bins="/usr/lib/postgresql/15/bin/postgres:71
-/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so:531
-/usr/bin/python3.11:8
-/usr/lib/x86_64-linux-gnu/libstdc++.so.6:3"
+# path:expected-note-count:args-perf-drops (what these Debian builds carry)
+default_bins="/usr/lib/postgresql/15/bin/postgres:71:26
+/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so:531:25
+/usr/bin/python3.11:8:0
+/usr/lib/x86_64-linux-gnu/libpython3.11.so.1.0:8:0
+/usr/lib/x86_64-linux-gnu/libstdc++.so.6:3:0
+/usr/lib/x86_64-linux-gnu/libruby-3.1.so.3.1:40:3
+/usr/bin/php8.2:14:1
+/usr/lib/x86_64-linux-gnu/libvirt.so.0:41:0"
 if [ -n "${SDT_BINS:-}" ]; then
 	bins=$(printf '%s\n' $SDT_BINS)
 else
@@ -45,6 +53,8 @@ fi
 ok "build sdtdump"
 
 cli=$top/user/probecache-resolve
+# The parity checks compare the note's own arg1..argN: no provider files (names()).
+export PROBECACHE_SDT_DIR=$tmp/no-sdt-dir
 if make -s -C "$top/user" -j2 > "$tmp/make.log" 2>&1; then
 	ok "build probecache-resolve"
 else
@@ -122,8 +132,25 @@ rec_key() {
 	       l = substr($1, 3) " " off; for (i = 3; i <= NF; i++) l = l " " $i; print l }' "$1"
 }
 
+# drops BIN: one test line per arg perf drops and we fetch, their count against @want
+drops() {
+	local bin=$1 real=$2 want=$3 n bad
+	"$dump" -s "$real" | grep -v '^#' > "$tmp/ours.spec"
+	awk -f "$top/tests/sdt/drops.awk" "$tmp/perf.txt" "$tmp/ours.rec2" "$tmp/ours.spec" \
+		> "$tmp/drops"
+	while read -r ev k spec fetch; do
+		ok "$bin: $ev $k '$spec': perf drops it, we fetch $fetch"
+	done < "$tmp/drops"
+	n=$(wc -l < "$tmp/drops")
+	[ -n "$want" ] && check_eq "$bin: $want args perf drops, all fetched" "$want" "$n"
+	# perf's parser skips constants and symbol operands; anything else would be a perf
+	# parity failure above.
+	bad=$(awk '$3 !~ /\$|\(%rip\)$/' "$tmp/drops")
+	check_eq "$bin: every arg perf drops is a constant or a symbol operand" "" "$bad"
+}
+
 check_binary() {
-	local bin=$1 want=$2 real bid n rargs uargs spec_args
+	local bin=$1 want=$2 wdrops=$3 real bid n rargs uargs spec_args
 	real=$(readlink -f "$bin")
 	if [ ! -r "$real" ]; then
 		not_ok "$bin: not installed (scripts/setup.sh installs it)"
@@ -175,8 +202,10 @@ check_binary() {
 	check_eq "$bin: record form has all $spec_args note args" "$spec_args" "$rargs"
 	diag "$bin: perf lines $(wc -l < "$tmp/perf.txt"), perf args $uargs," \
 	     "record args $rargs, args perf drops that we express $((rargs - uargs))"
+	drops "$bin" "$real" "$wdrops"
 
 	check_cli "$bin" "$real"
+	names "$bin" "$real"
 }
 
 # unsuffix NAMES FILE: one provider:name with several locations is printed
@@ -200,6 +229,22 @@ unsuffix() {
 		END { print n + 0 > cnt }' "$1" "$2"
 }
 
+# names BIN REAL: scanned with the provider files, every note of a probe they name has
+# their names, the others arg1..argN, and nothing is warned about.
+names() {
+	local bin=$1 real=$2 cache=$tmp/ncache
+	rm -rf "$cache"
+	PROBECACHE_SDT_DIR=$top/sdt "$cli" --cache-dir "$cache" scan --no-define "$real" \
+		> /dev/null 2> "$tmp/nscan.err"
+	check_eq "$bin: scan with sdt/*.args: no warning" "" "$(cat "$tmp/nscan.err")"
+	"$cli" --cache-dir "$cache" list --format=record > "$tmp/nrec" 2>> "$tmp/nscan.err"
+	awk -f "$top/tests/sdt/names.awk" "$top"/sdt/*.args "$tmp/nrec" > "$tmp/names"
+	check_eq "$bin: each probe an sdt/*.args entry names has its names, the others argN" \
+		"" "$(grep '^wrong' "$tmp/names" | head -n 5)"
+	diag "$bin: $(sed -n 's/^named //p' "$tmp/names") probes named by sdt/*.args," \
+	     "$(sed -n 's/^unnamed //p' "$tmp/names") with arg1..argN"
+}
+
 check_cli() {
 	local bin=$1 real=$2 cache=$tmp/cache
 	rm -rf "$cache"
@@ -221,9 +266,67 @@ if ! command -v "$PERF" > /dev/null || ! command -v readelf > /dev/null; then
 	exit 1
 fi
 
-while IFS=: read -r bin want; do
-	[ -n "$bin" ] && check_binary "$bin" "$want"
+while IFS=: read -r bin want wdrops; do
+	[ -n "$bin" ] && check_binary "$bin" "$want" "$wdrops"
 done <<< "$bins"
+
+# A provider file that disagrees with the notes (as an older file would with a newer
+# program): the notes it disagrees with keep arg1..argN, each warned about with the
+# file's line and why; its other entries still apply.
+check_mismatch() {
+	local py=/usr/bin/python3.11 d=$tmp/sdt-mismatch cache=$tmp/mcache
+	[ -r "$py" ] || { not_ok "python3.11 is installed (scripts/setup.sh)"; return; }
+	mkdir -p "$d"
+	sed -e 's/lineno=arg3:s32/lineno=arg3:s64/' -e 's/^probe gc__start .*/& extra=arg2:s32/' \
+		"$top/sdt/python.args" > "$d/python.args"
+	rm -rf "$cache"
+	PROBECACHE_SDT_DIR=$d "$cli" --cache-dir "$cache" scan --no-define "$py" > /dev/null \
+		2> "$tmp/m.err"
+	check_eq "python.args with lineno s64 and a 2nd gc__start arg: 4 notes warned about" 4 \
+		"$(grep -c 'python.args line [0-9]* disagrees with the note' "$tmp/m.err")"
+	check "  lineno: 'arg3 is 4 bytes in the note (%ax:s32), s64 reads 8'" \
+		grep -q "function__entry at 0x[0-9a-f]*: .*lineno: arg3 is 4 bytes in the note (%ax:s32), s64 reads 8: arg1..arg3 kept" "$tmp/m.err"
+	check "  gc__start: 'extra: arg2, but the note has 1 args'" \
+		grep -q "gc__start .*extra: arg2, but the note has 1 args" "$tmp/m.err"
+	"$cli" --cache-dir "$cache" list --format=record 'sdt_python:*' > "$tmp/m.rec"
+	check "  those keep arg1..argN: function__entry arg1=%bp:u64 arg2=%r12:u64 arg3=%ax:s32" \
+		grep -q "function__entry .* arg1=%bp:u64 arg2=%r12:u64 arg3=%ax:s32$" "$tmp/m.rec"
+	check "  the others are named: import__find__load__done modulename= found=" \
+		grep -q "import__find__load__done .* modulename=+0(%ax):string found=%dx:s32$" "$tmp/m.rec"
+	sed 's/^provider python/provider ruby/' "$top/sdt/python.args" > "$d/python.args"
+	PROBECACHE_SDT_DIR=$d "$cli" --cache-dir "$cache" scan --no-define "$py" > /dev/null \
+		2> "$tmp/m.err"
+	check "a python.args that says 'provider ruby' is not used, and said so" \
+		grep -q "python.args: is for provider ruby: its names are not used" "$tmp/m.err"
+}
+check_mismatch
+
+# make check-sdt-data: sdt/*.args against the -dev packages' headers; a copy of php.args
+# with a renamed and a retyped argument must fail it.
+check_data() {
+	local d=$tmp/sdt-data
+	if "$top/tests/sdt/check-data.py" > "$tmp/cd.out" 2>&1; then
+		ok "check-data.py: sdt/*.args agree with the -dev headers ($(grep -c '^ok' "$tmp/cd.out") checks)"
+	else
+		not_ok "check-data.py: sdt/*.args agree with the -dev headers"
+		grep -v '^ok' "$tmp/cd.out" | sed 's/^/#   /' | head -n 20
+	fi
+	if ! grep -q '^ok .*php: .*zend_dtrace_gen.h' "$tmp/cd.out"; then
+		not_ok "php8.2-dev is installed (scripts/setup.sh)"
+		return
+	fi
+	mkdir -p "$d"
+	cp "$top"/sdt/*.args "$d/"
+	sed -i -e 's/errormsg=arg1:string/message=arg1:string/' \
+		-e 's/^\(probe execute__entry\) request_file=arg1:string/\1 request_file=arg1:x64/' \
+		"$d/php.args"
+	"$top/tests/sdt/check-data.py" "$d" > "$tmp/cd.out" 2>&1
+	check "  a renamed php argument is caught" \
+		grep -q "^not ok .*php:error: .*arg1 is 'errormsg' there, 'message' here" "$tmp/cd.out"
+	check "  a char * read as x64 is caught" \
+		grep -q "^not ok .*php:execute__entry: .*arg1 is string 'char\*' there, x64 here" "$tmp/cd.out"
+}
+check_data
 
 # ---- Fixtures: tests/fixtures/sdt_args.c in every variant (sdt_args.mk) ----
 fix=$top/tests/fixtures/build

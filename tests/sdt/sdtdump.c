@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sdtdump [-r|-c] BIN: print what pc_sdt_read() makes of BIN, one line per
- * note, in perf's uprobe_events form (default) or with record args (-r).
+ * sdtdump [-r|-c|-s] BIN: print what pc_sdt_read() makes of BIN, one line per
+ * note, in perf's uprobe_events form (default) or with record args (-r), or
+ * its file offset and the note's own argument string (-s: "0xOFF 8@%rdi ...").
  * -c also feeds every note's "add" record line to the module's own parser
  * (common/record.c) with the register names of BIN's machine (the host's for
  * one without its own, i386) and exits 1 if it refuses one. Lets the parity
@@ -20,6 +21,10 @@
 
 static void print_note(const char *path, const struct pc_sdt_note *n, int record)
 {
+	if (record == 's') {
+		printf("0x%" PRIx64 " %s\n", n->pc_off, n->argstr);
+		return;
+	}
 	printf("p:sdt_%s/%s %s:0x%" PRIx64, n->provider, n->name, path, n->pc_off);
 	if (n->sem_off)
 		printf("(0x%" PRIx64 ")", n->sem_off);
@@ -58,14 +63,15 @@ static int check_record(const struct pc_sdt_file *f, const char *path,
 int main(int argc, char **argv)
 {
 	struct pc_sdt_file f;
-	int record = argc > 2 && (!strcmp(argv[1], "-r") || !strcmp(argv[1], "-c"));
+	int record = argc > 2 && (!strcmp(argv[1], "-r") || !strcmp(argv[1], "-c") ||
+				  !strcmp(argv[1], "-s"));
 	int check = record && argv[1][1] == 'c', bad = 0;
 	const char *path = argv[argc - 1];
 	char *real;
 	int ret;
 
 	if (argc < 2 || (argc > 2 && !record)) {
-		fprintf(stderr, "usage: sdtdump [-r|-c] BIN\n");
+		fprintf(stderr, "usage: sdtdump [-r|-c|-s] BIN\n");
 		return 2;
 	}
 	ret = pc_sdt_read(path, &f);
@@ -74,6 +80,8 @@ int main(int argc, char **argv)
 	real = realpath(path, NULL);
 	printf("# build-id %s machine %u notes %zu skipped %u\n", f.build_id, f.machine,
 	       f.nnotes, f.nskipped);
+	if (record && argv[1][1] == 's')
+		record = 's';
 	for (size_t i = 0; i < f.nnotes; i++) {
 		print_note(real ? real : path, &f.notes[i], record);
 		if (check)

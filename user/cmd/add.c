@@ -28,6 +28,7 @@
 #include "opts.h"
 #include "pc.h"
 #include "probepoint.h"
+#include "scan.h"
 
 struct add_opts {
 	const char *bin;
@@ -313,6 +314,10 @@ static int add_help(void)
 	       "                      arms them (loads nothing: the module must be loaded)\n"
 	       "      --no-define     only cache; without it, when probecache.ko is loaded\n"
 	       "                      the new probes are defined there as trace events\n\n"
+	       "A DEF whose PROBE-POINT is an SDT probe, sdt_PROVIDER:NAME (or %%sdt_...,\n"
+	       "%%PROVIDER:NAME), gives its notes your names instead: BIN is scanned as\n"
+	       "'scan -a DEF BIN' does (no debuginfo needed). Its ARGs are\n"
+	       "[NAME=]argN|+OFF(EXPR)[:TYPE], checked against each note.\n\n"
 	       "A definition that fails is reported as FILE:LINE (or argument N) and\n"
 	       "the others are still resolved and stored.\n"
 	       "Exit: 0 ok, 1 not resolved or not cached, 2 usage.\n"
@@ -670,22 +675,70 @@ static void batch_free(struct add_batch *bt)
 	free(bt->defs);
 }
 
+/* Move the DEFs that name an SDT probe (sdt_PROVIDER:NAME ARG...) from @bt to @users. */
+static int take_sdt_defs(struct add_batch *bt, struct pc_sdtuser **users, size_t *nusers)
+{
+	char why[300], w[PATH_MAX + 16];
+	size_t keep = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < bt->n; i++) {
+		struct pc_sdtuser *u = realloc(*users, (*nusers + 1) * sizeof(*u));
+		int r = u ? pc_sdtuser_parse(bt->defs[i].text, &u[*nusers], why, sizeof(why)) : -ENOMEM;
+
+		if (u)
+			*users = u;
+		if (r < 0 && !ret)
+			ret = r;
+		if (r == -EINVAL)
+			pc_err("%s: '%s': %s", def_where(&bt->defs[i], w, sizeof(w)),
+			       bt->defs[i].text, why);
+		if (r == 0)
+			bt->defs[keep++] = bt->defs[i];
+		else
+			free(bt->defs[i].text);
+		*nusers += r == 1;
+	}
+	bt->n = keep;
+	return ret;
+}
+
+/* The SDT DEFs: BIN scanned with them (scan.h), defined or armed as add would. */
+static int add_sdt(const struct add_opts *o, struct pc_sdtuser *users, size_t n)
+{
+	char *bin = (char *)o->bin;
+
+	if (o->define) {
+		pc_err("add: -D with sdt_PROVIDER:NAME: 'show -x BIN --sdt --json' shows its args");
+		return pc_usage("add");
+	}
+	return pc_scan_paths(&bin, 1, users, n, false,
+			     o->arm ? PC_SCAN_ARM : o->no_define ? PC_SCAN_CACHE : PC_SCAN_DEFINE);
+}
+
 int cmd_add(int argc, char **argv)
 {
 	struct add_opts o = { 0 };
 	struct add_batch bt = { 0 };
-	int ret = parse_add_opts(argc, argv, &o, &bt);
+	struct pc_sdtuser *users = NULL;
+	size_t nusers = 0;
+	int ret = parse_add_opts(argc, argv, &o, &bt), sret = 0;
 
+	if (!ret)
+		ret = take_sdt_defs(&bt, &users, &nusers);
+	if (!ret && nusers)
+		sret = add_sdt(&o, users, nusers);
 	if (ret > 0)
 		ret = add_help();
-	else if (!ret && !bt.n) {
+	else if (!ret && !bt.n && !nusers) {
 		pc_err("add: no probe definition in --from input");
 		ret = -ENOENT;
-	} else if (!ret) {
+	} else if (!ret && bt.n) {
 		ret = run_all(&o, &bt);
 		if (!ret)
 			ret = batch_outcome(&bt);
 	}
 	batch_free(&bt);
-	return ret;
+	free(users);
+	return ret ? ret : sret;
 }

@@ -39,6 +39,7 @@
 #include "opts.h"
 #include "pattern.h"
 #include "pc.h"
+#include "sdtscan.h"
 
 #define BATCH_MAX	4000	/* bytes per write(): below one page */
 
@@ -1104,16 +1105,85 @@ static int parse_arm(int argc, char **argv, struct pc_arm_opts *opts)
 	return optind < argc ? 0 : pc_usage(argv[0]);
 }
 
+/* The cached binaries with notes @u name, scanned again with the names, not defined. */
+static int rescan(struct pc_sdtuser *u, size_t n)
+{
+	struct pc_scan_stats st = { .users = u, .nusers = n };
+	int ret = pc_scan_cached(&st);
+
+	if (!ret) {
+		pc_scan_finish(&st);
+		pc_scan_progress_done(&st);
+	}
+	pc_strset_free(&st.cached);
+	return ret ? ret : st.failed ? -EIO : 0;
+}
+
+/* PATTERN 'sdt_PROVIDER:NAME ARG...' as one more of @u; *@pat becomes "sdt_PROVIDER:NAME". */
+static int user_pattern(char **pat, struct pc_sdtuser *u, size_t *nu)
+{
+	char why[300];
+	int ret = pc_sdtuser_parse(*pat, &u[*nu], why, sizeof(why));
+
+	if (ret == 1 && pc_sdtuser_find(u, *nu, u[*nu].spec))
+		snprintf(why, sizeof(why), "%s named twice", u[*nu].spec);
+	else if (ret == 0)
+		snprintf(why, sizeof(why), "a PATTERN with ARGs must be sdt_PROVIDER:NAME ARG...");
+	else if (ret == 1)
+		return asprintf(pat, "sdt_%s", u[(*nu)++].spec) < 0 ? -ENOMEM : 0;
+	pc_err("'%s': %s", *pat, why);
+	return -EINVAL;
+}
+
+/*
+ * PATTERNs 'sdt_PROVIDER:NAME ARG...': the cached notes of PROVIDER:NAME get
+ * those names first (sdtscan.h); *@out are the PATTERNs with sdt_PROVIDER:NAME
+ * in their place (only those malloc'd: free_patterns()).
+ */
+static int user_names(char **pats, int n, char ***out)
+{
+	struct pc_sdtuser *u = calloc(n, sizeof(*u));
+	char **p = calloc(n ? n : 1, sizeof(*p));
+	size_t nu = 0;
+	int ret = u && p ? 0 : -ENOMEM;
+
+	for (int i = 0; !ret && i < n; i++) {
+		p[i] = pats[i];
+		if (strpbrk(pats[i], " \t"))
+			ret = user_pattern(&p[i], u, &nu);
+	}
+	if (!ret && nu)
+		ret = rescan(u, nu);
+	free(u);
+	*out = p;
+	return ret;
+}
+
+static void free_patterns(char **p, char **orig, int n)
+{
+	for (int i = 0; p && i < n; i++)
+		if (p[i] != orig[i])
+			free(p[i]);
+	free(p);
+}
+
 /* arm and define: the same selection, with or without the module's counting. */
 static int arm_or_define(int argc, char **argv, bool count)
 {
 	struct pc_arm_opts opts = { .count = count };
 	struct pc_arm_result res;
+	char **upats = NULL;
 	int ret = parse_arm(argc, argv, &opts);
 
 	if (ret)
 		return ret > 0 ? arm_help(count) : ret;
-	ret = pc_arm(argv + optind, argc - optind, &opts, &res);
+	ret = user_names(argv + optind, argc - optind, &upats);
+	if (ret) {
+		free_patterns(upats, argv + optind, argc - optind);
+		return ret;
+	}
+	ret = pc_arm(upats, argc - optind, &opts, &res);
+	free_patterns(upats, argv + optind, argc - optind);
 	if (ret == -EINVAL || ret == -ENOMEM || ret == -ENOENT)
 		return ret;
 	if (!res.matched) {

@@ -25,6 +25,7 @@
 #include "opts.h"
 #include "pattern.h"
 #include "pc.h"
+#include "sdtnames.h"
 
 enum list_format { FMT_TEXT, FMT_UPROBE, FMT_RECORD, FMT_NAMES };
 
@@ -85,13 +86,11 @@ static void loc(FILE *f, const struct pc_entry *e)
 static void uprobe_event(const struct pc_binary *b, const struct pc_entry *e,
 			 char *ev, size_t size)
 {
-	const char *sfx, *colon = strchr(e->spec, ':');
+	const char *sfx;
 	size_t n;
 
-	if (e->kind == PC_ENTRY_SDT && colon) {
-		snprintf(ev, size, "%s", colon + 1);
+	if (pc_entry_sdt_name(e, ev, size))
 		return;
-	}
 	snprintf(ev, size, "%s", e->event);
 	sfx = strrchr(e->event, '_');
 	if (!sfx || !sfx[1] || strspn(sfx + 1, "0123456789") != strlen(sfx + 1))
@@ -179,6 +178,14 @@ static void json_kv(const char *key, const char *v, bool comma)
 		fputs("null", stdout);
 }
 
+/* "  # needs SWITCH" of an SDT entry whose provider file names one, else "". */
+static void needs(const struct pc_entry *e, char *buf, size_t size)
+{
+	const char *sw = e->kind == PC_ENTRY_SDT ? pc_sdtnames_switch_spec(e->spec) : NULL;
+
+	snprintf(buf, size, "%s%s", sw ? "  # needs " : "", sw ? sw : "");
+}
+
 static void json_args(const char *key, const char *args)
 {
 	printf(",\"%s\":", key);
@@ -205,6 +212,7 @@ static void json_kernel(const struct list_ctx *c, const struct pc_binary *b,
 static void json_entry(struct list_ctx *c, const struct pc_binary *b, const struct pc_entry *e)
 {
 	char ev[PROBECACHE_NAME_MAX + 1], *up = uprobe_line(c, b, e), *rec = checked_record(c, b, e);
+	const char *sw = e->kind == PC_ENTRY_SDT ? pc_sdtnames_switch_spec(e->spec) : NULL;
 
 	shown_event(c, b, e, ev, sizeof(ev));
 	printf("%s{", c->first ? "" : ",");
@@ -219,6 +227,8 @@ static void json_entry(struct list_ctx *c, const struct pc_binary *b, const stru
 	json_kv("build_id", b->build_id, true);
 	json_u64("offset", e->offset);
 	json_u64("ref_ctr", e->ref_ctr);
+	printf(",\"semaphore\":%s", e->ref_ctr ? "true" : "false");
+	json_kv("needs", sw, true);
 	json_args("args", e->args);
 	json_args("uprobe_args", e->uprobe_args);
 	json_kv("debuginfo", e->debuginfo, true);
@@ -232,12 +242,13 @@ static void json_entry(struct list_ctx *c, const struct pc_binary *b, const stru
 
 static void text_entry(struct list_ctx *c, const struct pc_binary *b, const struct pc_entry *e)
 {
-	char ev[PROBECACHE_NAME_MAX + 1], *s;
+	char ev[PROBECACHE_NAME_MAX + 1], gate[300], *s;
 
 	switch (c->fmt) {
 	case FMT_TEXT:
 		shown_event(c, b, e, ev, sizeof(ev));
-		printf("%s:%s=%s\n", e->group, ev, shown_spec(e));
+		needs(e, gate, sizeof(gate));
+		printf("%s:%s=%s%s\n", e->group, ev, shown_spec(e), gate);
 		break;
 	case FMT_NAMES:
 		shown_event(c, b, e, ev, sizeof(ev));
@@ -319,7 +330,7 @@ static void available_entry(struct list_ctx *c, const struct pc_binary *b,
 			    const struct pc_entry *e)
 {
 	const struct pc_kprobe *kp = pc_kprobes_find_entry(&c->armed, b, e);
-	char name[2 * PROBECACHE_NAME_MAX + 2], kind[200];
+	char name[2 * PROBECACHE_NAME_MAX + 2], kind[200], gate[300];
 
 	c->shown++;
 	if (c->json) {
@@ -327,10 +338,12 @@ static void available_entry(struct list_ctx *c, const struct pc_binary *b,
 		return;
 	}
 	snprintf(name, sizeof(name), "%s:%s", e->group, e->event);
-	snprintf(kind, sizeof(kind), "%s event%s%s%s%s", e->kind == PC_ENTRY_SDT ? "SDT" : "Cached",
-		 kp ? ", " : "", kp ? kp->state : "", kp && strcmp(kp->name, name) ? " as " : "",
+	snprintf(kind, sizeof(kind), "%s event%s%s%s%s%s", e->kind == PC_ENTRY_SDT ? "SDT" : "Cached",
+		 e->ref_ctr ? ", semaphore" : "", kp ? ", " : "", kp ? kp->state : "",
+		 kp && strcmp(kp->name, name) ? " as " : "",
 		 kp && strcmp(kp->name, name) ? kp->name : "");
-	printf("  %-44s [%s]  %s\n", name, kind, b->paths[0]);
+	needs(e, gate, sizeof(gate));
+	printf("  %-44s [%s]  %s%s\n", name, kind, b->paths[0], gate);
 }
 
 static void list_available(struct list_ctx *c)

@@ -15,7 +15,7 @@
 static int cmd_help(int argc, char **argv);
 
 static const struct pc_cmd commands[] = {
-	{ "scan", cmd_scan, "scan [-r] [--no-define] PATH...",
+	{ "scan", cmd_scan, "scan [-r] [--no-define] [-a DEF]... PATH...",
 	  "read build-id and SDT notes into the cache (and define them if loaded)" },
 	{ "list", cmd_list, "list [--format=text|uprobe|record] [--available] [--json] [--names] [PATTERN...]",
 	  "list cached probes" },

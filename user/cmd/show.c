@@ -22,6 +22,7 @@
 #include "pc.h"
 #include "probepoint.h"
 #include "sdt.h"
+#include "sdtnames.h"
 
 enum show_mode { SHOW_NONE, SHOW_FUNCS, SHOW_VARS, SHOW_LINES, SHOW_SDT };
 
@@ -263,29 +264,49 @@ static bool sdt_wanted(const struct show_opts *o, const struct pc_sdt_note *n)
 	return !o->glob || pc_glob_match(pn, o->glob) || pc_glob_match(n->name, o->glob);
 }
 
-static void sdt_json(const struct pc_sdt_note *n, bool comma)
+/* The note's args as scan caches them: named by its provider file where that agrees. */
+static void sdt_json(const char *path, const struct pc_sdt_file *s, const struct pc_sdt_note *n,
+		     bool comma)
 {
-	char group[80];
+	char group[80], why[300], *named = NULL;
 
 	snprintf(group, sizeof(group), "sdt_%s", n->provider);
+	pc_sdtnames_args(path, s, n, NULL, &named, why, sizeof(why));
 	printf("%s{", comma ? "," : "");
 	json_kv("provider", n->provider, false);
 	json_kv("name", n->name, true);
 	json_kv("group", group, true);
-	printf(",\"offset\":%" PRIu64 ",\"ref_ctr\":%" PRIu64 ",\"args\":", n->pc_off,
-	       n->sem_off);
+	printf(",\"offset\":%" PRIu64 ",\"ref_ctr\":%" PRIu64 ",\"semaphore\":%s", n->pc_off,
+	       n->sem_off, n->sem_off ? "true" : "false");
+	json_kv("needs", pc_sdtnames_switch(n->provider, n->name), true);
+	printf(",\"args\":");
+	pc_json_args(stdout, named ? named : n->rec_args);
+	printf(",\"note_args\":");
 	pc_json_args(stdout, n->rec_args);
 	putchar('}');
+	free(named);
 }
 
-/* bpftrace -l's line, once per PROVIDER:NAME however many notes share it. */
+/*
+ * bpftrace -l's line, once per PROVIDER:NAME however many notes share it,
+ * then "  # semaphore; needs SWITCH" where either applies (to any of them).
+ */
 static void sdt_text(const char *path, const struct pc_sdt_file *s, size_t i)
 {
-	for (size_t j = 0; j < i; j++)
-		if (!strcmp(s->notes[j].provider, s->notes[i].provider) &&
-		    !strcmp(s->notes[j].name, s->notes[i].name))
+	char spec[2 * 64 + 2], gate[300];
+	uint64_t sem = 0;
+
+	for (size_t j = 0; j < s->nnotes; j++) {
+		if (strcmp(s->notes[j].provider, s->notes[i].provider) ||
+		    strcmp(s->notes[j].name, s->notes[i].name))
+			continue;
+		if (j < i)
 			return;
-	printf("usdt:%s:%s:%s\n", path, s->notes[i].provider, s->notes[i].name);
+		sem |= s->notes[j].sem_off;
+	}
+	snprintf(spec, sizeof(spec), "%s:%s", s->notes[i].provider, s->notes[i].name);
+	pc_sdtnames_gating(spec, sem, gate, sizeof(gate));
+	printf("usdt:%s:%s%s%s\n", path, spec, gate[0] ? "  # " : "", gate);
 }
 
 static int show_sdt(const struct show_opts *o)
@@ -312,7 +333,7 @@ static int show_sdt(const struct show_opts *o)
 		if (!sdt_wanted(o, &s.notes[i]))
 			continue;
 		if (o->json)
-			sdt_json(&s.notes[i], shown);
+			sdt_json(path, &s, &s.notes[i], shown);
 		else
 			sdt_text(path, &s, i);
 		shown++;

@@ -8,12 +8,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <regex.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "argspec.h"
+#include "outbuf.h"
 
 #define SPEC_MAX	256	/* longer arg specs are refused: real ones are < 64 */
 
@@ -522,32 +522,6 @@ const char *pc_argspec_type(const struct pc_argspec *a, unsigned int wordsize)
 	return n < 0 ? s[-n - 1] : u[n - 1];
 }
 
-/* Bounded appender: records the first overflow, later calls do nothing. */
-struct out {
-	char *buf;
-	size_t len, pos;
-	int err;
-};
-
-static void __attribute__((format(printf, 2, 3))) outf(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (o->err)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->pos, o->len - o->pos, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= o->len - o->pos) {
-		o->err = -ENOSPC;
-		if (o->len)
-			o->buf[o->pos] = '\0';
-		return;
-	}
-	o->pos += n;
-}
-
 static const char *reg_name(const struct pc_argspec *a, uint8_t r, char tmp[8])
 {
 	if (is_x86(a->machine))
@@ -583,7 +557,7 @@ static int mem_fileoff(const struct pc_argspec *a, const struct pc_argctx *ctx,
 }
 
 /* +D(%B) / +D(%B,%I,S) when base or index is a general register. */
-static int mem_reg(const struct pc_argspec *a, const struct pc_argctx *ctx, struct out *o,
+static int mem_reg(const struct pc_argspec *a, const struct pc_argctx *ctx, struct pc_out *o,
 		   const char **why)
 {
 	uint64_t v = 0;
@@ -605,20 +579,20 @@ static int mem_reg(const struct pc_argspec *a, const struct pc_argctx *ctx, stru
 	}
 	/* No base: "+D(,%idx,S)", the record grammar's SIB without base register. */
 	if (b == PC_AS_NOREG) {
-		outf(o, "%c%" PRIu64 "(,%%%s,%u", d < 0 ? '-' : '+',
+		pc_outf(o, "%c%" PRIu64 "(,%%%s,%u", d < 0 ? '-' : '+',
 		     d < 0 ? 0 - (uint64_t)d : (uint64_t)d, reg_name(a, i, t2), s);
-		outf(o, ")");
+		pc_outf(o, ")");
 		return 0;
 	}
-	outf(o, "%c%" PRIu64 "(%%%s", d < 0 ? '-' : '+', d < 0 ? 0 - (uint64_t)d : (uint64_t)d,
+	pc_outf(o, "%c%" PRIu64 "(%%%s", d < 0 ? '-' : '+', d < 0 ? 0 - (uint64_t)d : (uint64_t)d,
 	     reg_name(a, b, t1));
 	if (i != PC_AS_NOREG)
-		outf(o, ",%%%s,%u", reg_name(a, i, t2), s);
-	outf(o, ")");
+		pc_outf(o, ",%%%s,%u", reg_name(a, i, t2), s);
+	pc_outf(o, ")");
 	return 0;
 }
 
-static int record_mem(const struct pc_argspec *a, const struct pc_argctx *ctx, struct out *o,
+static int record_mem(const struct pc_argspec *a, const struct pc_argctx *ctx, struct pc_out *o,
 		      const char **why)
 {
 	uint64_t off;
@@ -626,7 +600,7 @@ static int record_mem(const struct pc_argspec *a, const struct pc_argctx *ctx, s
 
 	if (a->base == PC_AS_X86_IP && !a->sym[0]) {
 		/* Bare N(%rip): relative to the probed instruction, as libbpf reads it. */
-		outf(o, "%c%" PRIu64 "(%%ip)", a->disp < 0 ? '-' : '+',
+		pc_outf(o, "%c%" PRIu64 "(%%ip)", a->disp < 0 ? '-' : '+',
 		     a->disp < 0 ? 0 - (uint64_t)a->disp : (uint64_t)a->disp);
 		return 0;
 	}
@@ -634,7 +608,7 @@ static int record_mem(const struct pc_argspec *a, const struct pc_argctx *ctx, s
 		ret = mem_fileoff(a, ctx, &off, why);
 		if (ret)
 			return ret;
-		outf(o, "@+0x%" PRIx64, off);
+		pc_outf(o, "@+0x%" PRIx64, off);
 		return 0;
 	}
 	return mem_reg(a, ctx, o, why);
@@ -643,7 +617,7 @@ static int record_mem(const struct pc_argspec *a, const struct pc_argctx *ctx, s
 int pc_argspec_record(const struct pc_argspec *a, const struct pc_argctx *ctx,
 		      char *buf, size_t len, const char **why)
 {
-	struct out o = { buf, len, 0, 0 };
+	struct pc_out o = { buf, len, 0, 0 };
 	char tmp[8];
 	int ret = 0;
 
@@ -656,10 +630,10 @@ int pc_argspec_record(const struct pc_argspec *a, const struct pc_argctx *ctx,
 			*why = "high-byte register (%ah..%dh) has no record form";
 			return -EOPNOTSUPP;
 		}
-		outf(&o, "%%%s", reg_name(a, a->reg, tmp));
+		pc_outf(&o, "%%%s", reg_name(a, a->reg, tmp));
 		break;
 	case PC_AS_IMM:
-		outf(&o, "\\%" PRId64, a->imm);
+		pc_outf(&o, "\\%" PRId64, a->imm);
 		break;
 	case PC_AS_MEM:
 		ret = record_mem(a, ctx, &o, why);
@@ -667,7 +641,7 @@ int pc_argspec_record(const struct pc_argspec *a, const struct pc_argctx *ctx,
 	}
 	if (ret)
 		return ret;
-	outf(&o, ":%s", pc_argspec_type(a, ctx->wordsize));
+	pc_outf(&o, ":%s", pc_argspec_type(a, ctx->wordsize));
 	if (o.err)
 		*why = "output buffer too small";
 	return o.err;
@@ -748,7 +722,7 @@ static int perf_re_init(void)
 #define RM_LEN(rm, i)	((int)((rm)[i].rm_eo - (rm)[i].rm_so))
 
 /* Returns 1 and appends the op if perf keeps it, 0 if perf skips it. */
-static int perf_x86_op(const char *op, struct out *o)
+static int perf_x86_op(const char *op, struct pc_out *o)
 {
 	regmatch_t rm[6];
 	const char *reg, *pfx = "";
@@ -772,32 +746,32 @@ static int perf_x86_op(const char *op, struct out *o)
 			break;
 		}
 	}
-	outf(o, "%s%.*s%.*s%.*s%.*s", pfx, RM_LEN(rm, 2), op + rm[2].rm_so,
+	pc_outf(o, "%s%.*s%.*s%.*s%.*s", pfx, RM_LEN(rm, 2), op + rm[2].rm_so,
 	     RM_LEN(rm, 3), op + rm[3].rm_so, rlen, reg, RM_LEN(rm, 5), op + rm[5].rm_so);
 	return 1;
 }
 
 /* perf 6.1 tools/perf/arch/arm64/util/perf_regs.c, reproduced. */
-static int perf_a64_op(const char *op, struct out *o)
+static int perf_a64_op(const char *op, struct pc_out *o)
 {
 	regmatch_t rm[5];
 
 	if (!regexec(&perf_re[1], op, 3, rm, 0)) {
-		outf(o, "%%%.*s", RM_LEN(rm, 1), op + rm[1].rm_so);
+		pc_outf(o, "%%%.*s", RM_LEN(rm, 1), op + rm[1].rm_so);
 		return 1;
 	}
 	if (!regexec(&perf_re[2], op, 5, rm, 0)) {
 		if (rm[2].rm_so == -1)
-			outf(o, "+0(%%sp)");
+			pc_outf(o, "+0(%%sp)");
 		else
-			outf(o, "+%.*s(%%sp)", RM_LEN(rm, 2), op + rm[2].rm_so);
+			pc_outf(o, "+%.*s(%%sp)", RM_LEN(rm, 2), op + rm[2].rm_so);
 		return 1;
 	}
 	return 0;
 }
 
 /* synthesize_sdt_probe_arg(): "N@OP" with N in -8..8 (else the note fails). */
-static int perf_arg(const char *arg, unsigned int idx, uint16_t machine, struct out *o)
+static int perf_arg(const char *arg, unsigned int idx, uint16_t machine, struct pc_out *o)
 {
 	static const char *const suffix[17] = {
 		":s64", "", "", "", ":s32", "", ":s16", ":s8",
@@ -815,7 +789,7 @@ static int perf_arg(const char *arg, unsigned int idx, uint16_t machine, struct 
 		sfx = suffix[n + 8];
 		op = at + 1;
 	}
-	outf(o, " arg%u=", idx + 1);
+	pc_outf(o, " arg%u=", idx + 1);
 	if (is_x86(machine))
 		kept = perf_x86_op(op, o);
 	else if (machine == PC_ARGSPEC_AARCH64)
@@ -826,7 +800,7 @@ static int perf_arg(const char *arg, unsigned int idx, uint16_t machine, struct 
 			o->buf[mark] = '\0';
 		return 0;
 	}
-	outf(o, "%s", sfx);
+	pc_outf(o, "%s", sfx);
 	return 0;
 }
 
@@ -844,7 +818,7 @@ static size_t perf_word(const char *s, size_t *p)
 
 int pc_argspec_perf(const char *argstr, uint16_t machine, char *buf, size_t len)
 {
-	struct out o = { buf, len, 0, 0 };
+	struct pc_out o = { buf, len, 0, 0 };
 	char arg[2 * SPEC_MAX + 2];
 	size_t p = 0, n, n2, p2;
 	unsigned int idx = 0;

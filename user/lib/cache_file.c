@@ -15,7 +15,7 @@
  *   path /usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30
  *   path /opt/old/copy.so               origin paths, newest first, >= 1
  *   probe sdt sdt_libstdcxx throw p 0xa90a1 0x0
- *   spec libstdcxx:throw                SDT: provider:name; named: the probe-desc
+ *   spec libstdcxx:throw                SDT: provider:name [a user's ARGs]; named: the probe-desc
  *   args arg1=%di:u64 arg2=%si:u64      record syntax (linux/probecache.h), may be empty
  *   uprobe arg1=%di:u64 arg2=%si:u64    ftrace uprobe_events syntax, may be empty
  *   debuginfo 0123abcd...               named entries only: build-id of the debuginfo
@@ -118,6 +118,33 @@ int pc_mkdir_p(const char *dir)
 }
 
 /* ---- binaries and entries in memory ---- */
+
+const char *pc_entry_sdt_spec(const struct pc_entry *e, char *buf, size_t size)
+{
+	if (e->kind != PC_ENTRY_SDT || !e->spec)
+		return NULL;
+	snprintf(buf, size, "%.*s", (int)strcspn(e->spec, " "), e->spec);
+	return buf;
+}
+
+const char *pc_entry_sdt_name(const struct pc_entry *e, char *buf, size_t size)
+{
+	const char *colon;
+
+	if (!pc_entry_sdt_spec(e, buf, size))
+		return NULL;
+	colon = strchr(buf, ':');
+	if (colon)
+		memmove(buf, colon + 1, strlen(colon + 1) + 1);
+	return buf;
+}
+
+const char *pc_entry_sdt_args(const struct pc_entry *e)
+{
+	const char *sp = e->kind == PC_ENTRY_SDT && e->spec ? strchr(e->spec, ' ') : NULL;
+
+	return sp ? sp + 1 : NULL;
+}
 
 struct pc_binary *pc_binary_new(const char *build_id)
 {

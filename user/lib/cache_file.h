@@ -32,7 +32,8 @@ struct pc_entry {
 	uint64_t ref_ctr;	/* semaphore file offset, 0 if none */
 	char *args;		/* record-syntax fetchargs, may be "" */
 	char *uprobe_args;	/* ftrace uprobe_events syntax, may be "" */
-	char *spec;		/* SDT: "provider:name"; named: the probe-desc given to add */
+	char *spec;		/* SDT: "provider:name" or, with a user's names, "provider:name ARG...";
+				   named: the probe-desc given to add */
 	char *debuginfo;	/* named: build-id of the debuginfo used; NULL otherwise */
 };
 
@@ -75,6 +76,14 @@ struct pc_entry *pc_binary_add_entry(struct pc_binary *b);	/* zeroed, owned by b
 void pc_binary_del_entry(struct pc_binary *b, size_t i);	/* keeps the others' order */
 void pc_entry_clear(struct pc_entry *e);			/* frees its strings */
 void pc_binary_free(struct pc_binary *b);
+
+/* An SDT entry's note: @buf = "PROVIDER:NAME" of its spec (without a user's ARGs). NULL
+ * for a named entry. */
+const char *pc_entry_sdt_spec(const struct pc_entry *e, char *buf, size_t size);
+/* ... and the note's NAME alone, in @buf. */
+const char *pc_entry_sdt_name(const struct pc_entry *e, char *buf, size_t size);
+/* A user's ARGs of an SDT entry ("path=arg1:string ..."), NULL when it has none. */
+const char *pc_entry_sdt_args(const struct pc_entry *e);
 
 /* For cache.c and cache_index.c only. */
 bool pc_cache_name_ok(const char *s);	/* a GROUP or EVENT the cache may hold */

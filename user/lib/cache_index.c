@@ -48,17 +48,6 @@ static void lines_free(struct lines *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* The note's name of an SDT entry ("provider:name" -> "name"), else NULL. */
-static const char *sdt_name(const struct pc_entry *e)
-{
-	const char *colon;
-
-	if (e->kind != PC_ENTRY_SDT || !e->spec)
-		return NULL;
-	colon = strchr(e->spec, ':');
-	return colon ? colon + 1 : e->spec;
-}
-
 static int push_key(struct lines *l, const char *group, const char *name, const char *bid)
 {
 	char *s;
@@ -80,7 +69,8 @@ static int binary_lines(struct pc_binary *b, void *ctx)
 
 	for (size_t i = 0; !ret && i < b->nentries; i++) {
 		const struct pc_entry *e = &b->entries[i];
-		const char *name = sdt_name(e);
+		char buf[2 * PROBECACHE_NAME_MAX + 2];
+		const char *name = pc_entry_sdt_name(e, buf, sizeof(buf));
 
 		ret = push_key(l, e->group, e->event, b->build_id);
 		if (!ret && name && strcmp(name, e->event) && !strchr(name, ' '))

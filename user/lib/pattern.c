@@ -164,21 +164,12 @@ bool pc_pattern_match_binary(const struct pc_pattern *p, const char *build_id,
 	return false;
 }
 
-/* The note's name of an SDT entry ("provider:name" -> "name"), else NULL. */
-static const char *sdt_name(const struct pc_entry *e)
-{
-	const char *colon;
-
-	if (e->kind != PC_ENTRY_SDT || !e->spec)
-		return NULL;
-	colon = strchr(e->spec, ':');
-	return colon ? colon + 1 : e->spec;
-}
-
 bool pc_pattern_match(const struct pc_pattern *p, const struct pc_binary *b,
 		      const struct pc_entry *e)
 {
-	const char *name = sdt_name(e);
+	char nbuf[2 * PROBECACHE_NAME_MAX + 2], sbuf[2 * PROBECACHE_NAME_MAX + 2];
+	const char *name = pc_entry_sdt_name(e, nbuf, sizeof(nbuf));
+	const char *spec = pc_entry_sdt_spec(e, sbuf, sizeof(sbuf));
 
 	if (!pc_pattern_match_binary(p, b->build_id, b->paths, b->npaths))
 		return false;
@@ -195,7 +186,7 @@ bool pc_pattern_match(const struct pc_pattern *p, const struct pc_binary *b,
 			return true;
 	}
 	/* bpftrace's PROVIDER:NAME: the SDT note's own provider and name */
-	return p->has_group && e->kind == PC_ENTRY_SDT && e->spec && !fnmatch(p->glob, e->spec, 0);
+	return p->has_group && spec && !fnmatch(p->glob, spec, 0);
 }
 
 int pc_patterns_parse(char *const *argv, int n, struct pc_pattern **out)

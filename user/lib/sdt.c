@@ -465,6 +465,7 @@ static int one_arg(const char *spec, unsigned int idx, void *priv)
 	char name[16], out[PC_ARGSPEC_SYM_MAX + 64];
 	int ret;
 
+	w->note->nargs = idx + 1;
 	if (idx >= PROBECACHE_MAX_ARGS) {
 		if (idx == PROBECACHE_MAX_ARGS) {
 			pc_warn("%s: %s:%s: more than %u args, which a record cannot carry: "

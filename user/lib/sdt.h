@@ -34,6 +34,7 @@ struct pc_sdt_note {
 	char *rec_args;		/* record syntax, every arg: "arg1=%di:s32 arg2=+8(%sp):u64" */
 	char *uprobe_args;	/* ftrace uprobe_events syntax as perf writes it; perf-unexpressible args dropped */
 	unsigned int nwarn;	/* args that could not be translated at all (warned on stderr) */
+	unsigned int nargs;	/* args in the note, translated or not */
 };
 
 struct pc_sdt_file {

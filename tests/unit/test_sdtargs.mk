@@ -1,0 +1,1 @@
+test_sdtargs_SRCS := ../../user/lib/sdtargs.c ../../common/record.c

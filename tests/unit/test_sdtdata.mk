@@ -1,0 +1,1 @@
+test_sdtdata_SRCS := ../../user/lib/sdtdata.c ../../user/lib/sdtargs.c ../../common/record.c
