@@ -43,6 +43,14 @@ struct pc_event {
 	struct trace_event_call call;
 	struct tracepoint tp;		/* only its name: see TRACE_EVENT_FL_TRACEPOINT */
 	struct list_head files;		/* under event_mutex; read under RCU */
+	/*
+	 * Between TRACE_REG_PERF_REGISTER and _UNREGISTER. perf frees
+	 * call->perf_events, and with the last perf event anywhere its
+	 * buffers, after a tracepoint_synchronize_unregister() that follows
+	 * _UNREGISTER, but clears the pointer only after the free: a hit must
+	 * see this off, inside the same preempt-disabled section, first.
+	 */
+	bool perf_on;
 };
 
 /* probe.c allocates a probe and its event as one object. */
@@ -303,6 +311,8 @@ static int pc_event_reg(struct trace_event_call *call, enum trace_reg type,
 		return 0;
 	case TRACE_REG_PERF_REGISTER:
 	case TRACE_REG_PERF_UNREGISTER:
+		WRITE_ONCE(pc_ev(p)->perf_on, type == TRACE_REG_PERF_REGISTER);
+		return 0;
 	case TRACE_REG_PERF_ADD:
 	case TRACE_REG_PERF_DEL:
 		return 0;
@@ -639,8 +649,12 @@ static void pc_emit_ftrace(struct pc_event *ev, const u8 *rec,
 }
 
 #ifdef CONFIG_PERF_EVENTS
-static bool pc_perf_wanted(struct trace_event_call *call)
+static bool pc_perf_wanted(struct pc_event *ev)
 {
+	struct trace_event_call *call = &ev->call;
+
+	if (!READ_ONCE(ev->perf_on))
+		return false;
 #ifdef CONFIG_BPF_EVENTS
 	if (bpf_prog_array_valid(call))
 		return true;
@@ -661,6 +675,8 @@ static void pc_emit_perf(struct pc_event *ev, struct pt_regs *regs,
 	esize = ALIGN(PC_REC_BASE + size + sizeof(u32), sizeof(u64)) -
 		sizeof(u32);
 	preempt_disable();
+	if (!READ_ONCE(ev->perf_on))
+		goto out;
 	heads = READ_ONCE(call->perf_events);
 	if (!heads)
 		goto out;
@@ -676,7 +692,7 @@ out:
 	preempt_enable();
 }
 #else
-static bool pc_perf_wanted(struct trace_event_call *call)
+static bool pc_perf_wanted(struct pc_event *ev)
 {
 	return false;
 }
@@ -704,7 +720,7 @@ void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,
 {
 	struct pc_event *ev = pc_ev(p);
 	bool ftrace = !list_empty(&ev->files);
-	bool perf = pc_perf_wanted(&ev->call);
+	bool perf = pc_perf_wanted(ev);
 	struct pc_scratch *s;
 	unsigned int size;
 	u8 *buf;
