@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A defined probe is armed (its uprobe registered, the SDT semaphore raised
- * by the uprobe core) exactly while it has a consumer, as trace_uprobe registers only while its event is enabled.
+ * by the uprobe core) exactly while it has a consumer, as trace_uprobe
+ * registers only while its event is enabled.
  * Consumers: each ftrace file that enabled the event, each perf event on it
  * (CPU-wide, or bound to a task: then only that task's mm gets the
  * breakpoint, as uprobe_perf_filter() does), and the module's hit counter.
