@@ -62,7 +62,7 @@ hitter=$!
 chrt -f 50 taskset -c 1 sh -c 'while :; do usleep 100; done' &
 waker=$!
 taskset -p -c 0 $$ > /dev/null
-end=$(($(date +%s) + $(pc_scaled 5)))
+end=$(($(date +%s) + $(pc_scaled 2)))
 n=0
 fails=0
 while [ "$(date +%s)" -lt "$end" ]; do
