@@ -36,6 +36,7 @@
 struct pc_event_link {
 	struct list_head list;		/* pc_event.files, RCU */
 	struct trace_event_file *file;
+	struct rcu_head rcu;
 };
 
 struct pc_event {
@@ -251,14 +252,7 @@ static void pc_event_disable(struct pc_probe *p, struct trace_event_file *file)
 		if (link->file != file)
 			continue;
 		list_del_rcu(&link->list);
-		/*
-		 * As trace_probe_remove_file(): a hit may still write to the
-		 * file it read from the list (preemptible RCU), and with the
-		 * counter on, the uprobe stays registered and del is accepted
-		 * next, which frees the file. No hit sees it after this.
-		 */
-		synchronize_rcu();
-		kfree(link);
+		kfree_rcu(link, rcu);
 		pc_consumer_put(p, NULL);
 		return;
 	}
@@ -422,6 +416,15 @@ static void pc_ctl_run(struct pc_ctl_op *op)
 	unsigned int i;
 	int ret = 0;
 
+	/*
+	 * A hit may still write to an ftrace file it read from an event's
+	 * list before that file was disabled (preemptible RCU), and with the
+	 * counter on the uprobe stays registered, so removal, which frees the
+	 * files, waits for those readers first. Disables take event_mutex, as
+	 * we hold it: none comes between this wait and the removal.
+	 */
+	if (!op->add)
+		synchronize_rcu();
 	/* In order, and none after a failure: lines apply in order. */
 	for (i = 0; i < b->n; i++) {
 		if (op->add)
