@@ -2,10 +2,14 @@
 # A probe's event deleted while its uprobe stays registered (the module's counter holds
 # it) must not free what a hit still reads. A hit that read the event's ftrace file from
 # its list is held there (the test build's one-shot spin, kmod/testhook.c) while, on the
-# other CPU, ftrace disables the event and del deletes it: disable must not return
-# before that hit is done with the file, or del frees it under the hit. Seen failing on
-# the debug kernel before event.c waited for a grace period at disable: KASAN
-# slab-use-after-free in the hit's write to the freed file.
+# other CPU, ftrace disables the event and del deletes it: del must not free the file
+# before that hit is done with it. Another event stays enabled: disabling the last one
+# stops ftrace's task-name recorder, whose unregister waits for every RCU reader and
+# hides the bug. Seen failing on 6.1 before event.c waited for a grace period before
+# removing events: a general protection fault at 0x6b6b6b6b6b6b6c2b (the freed
+# trace_event_file, poisoned: run.sh boots with slub_debug for that cache) in
+# trace_event_buffer_reserve() under pc_emit_ftrace(). (The debug kernel's eventfs
+# keeps the file a while longer: no report there.)
 # Then the natural recipe, without the hook: preempt=full where the kernel can switch
 # (PREEMPT_DYNAMIC), a hitter pinned to CPU 1, an RT task waking every 100 us there so
 # the hitter is preempted anywhere in its hit path, and on CPU 0 rounds of add, count,
