@@ -14,7 +14,6 @@
 #include <linux/perf_event.h>
 #include <linux/path.h>
 #include <linux/spinlock.h>	/* rwlock_t (rwlock.h may not be included directly) */
-#include <linux/workqueue.h>
 
 #include "record.h"
 #include "elfnote.h"
