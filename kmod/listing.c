@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /proc/probecache_probes: every probe, one line each, as uprobe_profile
- * lists uprobes; /proc/probecache_sites: every probe's sites, one line
+ * /proc/probecache_probes: every probe, one line each; /proc/probecache_sites: every probe's sites, one line
  * each. One seq_file and not a sysfs directory per probe: the 13
  * kernfs nodes of a directory with its attributes cost more kernel memory
- * than trace_uprobe spends on a whole event. In procfs because modules
+ * than trace_uprobe spends on the probe's event. In procfs because modules
  * cannot create tracefs files before 6.x (tracefs_create_file unexported).
  * Line format: include/uapi/linux/probecache.h.
  */
@@ -34,8 +33,8 @@ static int pc_listing_show(struct seq_file *m, void *v)
 {
 	struct pc_probe *p = list_entry(v, struct pc_probe, node);
 
-	seq_printf(m, "%s state=%s consumers=%u hits=%llu counting=%d type=%c pid=%d",
-		   p->name, pc_probe_state(p), pc_nr_consumers(p),
+	seq_printf(m, "%s state=%s hits=%llu counting=%d type=%c pid=%d",
+		   p->name, pc_probe_state(p),
 		   pc_probe_hits(p), READ_ONCE(p->counting),
 		   p->retprobe ? 'r' : 'p', p->pid);
 	seq_printf(m, " unlinked=%d build_id=%*phN offset=0x%llx ref_ctr_offset=0x%llx",

@@ -52,12 +52,9 @@ static int __init pc_init(void)
 	ret = pc_check_params();
 	if (ret)
 		return ret;
-	ret = pc_event_init();
-	if (ret)
-		return ret;
 	ret = pc_probe_init();
 	if (ret)
-		goto err_event;
+		return ret;
 	ret = pc_sysfs_init();
 	if (ret)
 		goto err_probe;
@@ -71,8 +68,6 @@ err_sysfs:
 	pc_last_error_exit();
 err_probe:
 	pc_probe_exit();
-err_event:
-	pc_event_exit();
 	return ret;
 }
 
@@ -83,12 +78,11 @@ static void __exit pc_exit(void)
 	pc_listing_exit();
 	pc_sysfs_remove_control();
 	pc_control_exit();
-	/* Tracers hold a module reference while they use an event. */
+	/* Each probe holds a module reference: none is left. */
 	WARN(pc_probe_clear(&err), "%s\n", err.why);
 	pc_probe_exit();
 	pc_sysfs_exit();
 	pc_last_error_exit();
-	pc_event_exit();
 }
 
 module_init(pc_init);

@@ -11,7 +11,6 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
-#include <linux/perf_event.h>
 #include <linux/path.h>
 #include <linux/spinlock.h>	/* rwlock_t (rwlock.h may not be included directly) */
 
@@ -33,18 +32,24 @@ extern bool pc_public_probes;
 extern struct mutex pc_lock;
 extern struct list_head pc_probe_list;	/* definition order, under pc_lock */
 
-/* PC_ELF_MACHINE: the only ELF machine accepted, the one whose pt_regs we read. */
-#include "regs.h"
+/* The only ELF machine accepted: the kernel's own. */
+#if defined(CONFIG_X86_64)
+#define PC_ELF_MACHINE	EM_X86_64
+#elif defined(CONFIG_ARM64)
+#define PC_ELF_MACHINE	EM_AARCH64
+#else
+#error "probecache: x86-64 and arm64 only"
+#endif
 
 /* Why a line was rejected (struct pc_err, pc_err_set(), pc_report()). */
 #include "err.h"
 
 /*
- * A probe's life: defined (verified, its file held with writes denied,
- * trace event visible, nothing in any process), armed while it has a
- * consumer (uprobe registered), until deleted. Writes stay denied from
- * verification to deletion, as exec denies them for a running program's
- * file: the content cannot change, so arming reads nothing.
+ * A probe's life: defined (verified, its file held with writes denied),
+ * armed while it counts (the module's uprobe consumer registered), until
+ * deleted. Writes stay denied from verification to deletion, as exec
+ * denies them for a running program's file: the content cannot change, so
+ * the kernel's uprobe event on it and our counter read nothing again.
  */
 enum pc_state {
 	PC_STATE_DEFINING,	/* being verified; not yet listed */
@@ -98,21 +103,14 @@ struct pc_verified {
 	struct pc_facts *facts;
 };
 
-struct pc_fetch_arg {
-	struct pc_arg arg;
-	s64 delta;	/* @+FILEOFF: elf_vaddr(FILEOFF) - elf_vaddr(OFFSET) */
-	u16 off;	/* of its field in the event record, after trace_entry */
-	u8 strings_after;	/* string args after it (fetch.c) */
-};
-
-struct pc_event;
 struct pc_probe;
 
 /*
  * One inode a probe is armed on. The probe's own (p->site, the record's
  * path) and any number of others carrying the same build-id (issue 27:
  * another path, a deleted copy, one in another mount namespace), each
- * verified on its own inode (site.c). All feed the probe's one event.
+ * verified on its own inode (site.c). The CLI appends each to the probe's
+ * kernel uprobe event; the module counts hits on all.
  */
 struct pc_site {
 	struct list_head node;		/* p->sites: under p->lock + p->sites_lock */
@@ -139,33 +137,18 @@ struct pc_probe {
 	spinlock_t sites_lock;		/* the list, for its readers */
 	unsigned int nr_sites;		/* written under p->lock */
 	atomic64_t pruned_hits;		/* of sites gone before the probe */
-	/*
-	 * Consumers and registration. Taken after event_mutex (the tracing
-	 * core calls our reg callback with it held), before pc_apply_lock.
-	 */
-	struct mutex lock;
-	/* What the uprobe filter reads; written under both locks. */
-	rwlock_t filter_lock;
-	unsigned int nr_systemwide;	/* ftrace files, counting, CPU-wide perf */
+	struct mutex lock;		/* counting and sites */
 	pid_t pid;
-	struct list_head perf_tasks;	/* per-task perf events, hw.tp_list */
 	struct mm_struct *mm;		/* pid filter: grabbed, NULL = all */
 	u64 offset;
 	u64 ref_ctr_offset;
 	char *args_text;
 	char *name;			/* "GROUP:EVENT\0GROUP\0": pc_probe_event(), */
-	struct pc_fetch_arg *args;	/* nargs of them, NULL for none */
-	unsigned int fixed_size;	/* event record after trace_entry, no strings */
-	unsigned int nargs;
 	u8 build_id[PROBECACHE_BUILD_ID_MAX];
 	u8 build_id_len;
 	u8 group_len;			/* pc_probe_group() */
-	bool registered;		/* its own site's uprobe is */
-	bool counting;
+	bool counting;			/* its own site's consumer is registered */
 	bool retprobe;
-	bool nofault;			/* registers and constants only: no loads */
-	bool event_live;		/* its event is added to the tracing core */
-	/* Where the kernel exports the event API, struct pc_event follows. */
 };
 
 /*
@@ -232,67 +215,13 @@ u64 pc_site_hits(const struct pc_site *s);
 void pc_site_put_refs(struct pc_site *s);
 struct pc_record *pc_probe_record(const struct pc_probe *p);
 
-/* arm.c: consumers, arming, the uprobe callbacks */
+/* arm.c: the counter, the uprobe callbacks */
 extern atomic_t pc_nr_armed;
 void pc_arm_init_probe(struct pc_probe *p);
-unsigned int pc_nr_consumers(struct pc_probe *p);
-int pc_consumer_get(struct pc_probe *p, struct perf_event *task_event,
-		    struct pc_err *err);
-void pc_consumer_put(struct pc_probe *p, struct perf_event *task_event);
 int pc_count_set(struct pc_probe *p, bool on, struct pc_err *err);
 void pc_disarm_nosync(struct pc_probe *p);
 void pc_site_disarm_nosync(struct pc_site *s);
 int pc_site_arm(struct pc_site *s, struct pc_err *err);
-
-/* fetch.c: an event record's layout and its values at a hit */
-#define PC_RECORD_MAX	3072	/* after trace_entry, strings included */
-void pc_fetch_layout(struct pc_probe *p);
-unsigned int pc_fetch_record(const struct pc_probe *p, struct pt_regs *regs,
-			     unsigned long func, unsigned long ip, u8 *rec);
-
-/*
- * event.c: the probe's trace event GROUP/EVENT. Kernels that do not export
- * trace_add_event_call() (before 5.12) get none: probes are only counted.
- */
-#ifdef PC_HAVE_EVENT_CALL
-extern const size_t pc_event_size;
-int pc_event_create(struct pc_probe *p);
-void pc_event_free(struct pc_probe *p);
-int pc_event_check_name(struct pc_probe *p, struct pc_err *err);
-int pc_event_register(struct pc_batch *b);
-int pc_event_unregister(struct pc_batch *b);
-void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,
-		  unsigned long func, unsigned long ip);
-int pc_event_init(void);
-void pc_event_exit(void);
-#else
-#define pc_event_size 0
-static inline int pc_event_create(struct pc_probe *p) { return 0; }
-static inline void pc_event_free(struct pc_probe *p) { }
-static inline int pc_event_check_name(struct pc_probe *p, struct pc_err *err)
-{
-	return 0;
-}
-
-static inline int pc_event_unregister(struct pc_batch *b)
-{
-	unsigned int i;
-
-	for (i = 0; i < b->n; i++)
-		b->ent[i].ret = 0;
-	return 0;
-}
-
-static inline int pc_event_register(struct pc_batch *b)
-{
-	return pc_event_unregister(b);
-}
-
-static inline void pc_event_hit(struct pc_probe *p, struct pt_regs *regs,
-				unsigned long func, unsigned long ip) { }
-static inline int pc_event_init(void) { return 0; }
-static inline void pc_event_exit(void) { }
-#endif
 
 /* EVENT: the end of p->name. */
 static inline const char *pc_probe_event(const struct pc_probe *p)

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The probe table: define (verify, then create the trace event), count,
- * del and clear. Table changes run under pc_lock; defining and deleting
- * are serialized by pc_define_lock so a probe's event is created before
- * anyone can delete it. A probe's memory lives as long as its last kref:
- * the table holds one (and with it a module reference), and so does each
- * operation using it. Operations hold their probes in
- * arrays of their own (struct pc_batch): Documentation/design.md, "Event
- * lifecycle".
+ * The probe table: define (verify, deny writes, list), count, del and
+ * clear. Table changes run under pc_lock. A probe's memory lives as long
+ * as its last kref: the table holds one (and with it a module reference),
+ * and so does each operation using it. Operations hold their probes in
+ * arrays of their own (struct pc_batch). The probe's trace event is not
+ * ours: the CLI defines it in uprobe_events after the add and removes it
+ * before the del (Documentation/design.md, "Events").
  */
 #include <linux/jhash.h>
 #include <linux/mm.h>		/* kvmalloc_array */
@@ -25,12 +24,7 @@
 
 static DEFINE_HASHTABLE(pc_probe_hash, PC_HASH_BITS);
 LIST_HEAD(pc_probe_list);
-static DEFINE_MUTEX(pc_define_lock);
 static atomic_t pc_live = ATOMIC_INIT(0);	/* probes not yet released */
-/*
- * A probe and its trace event, one object: 10 000 probes of two kmalloc-512
- * objects each cost more than trace_uprobe's events (Documentation/design.md).
- */
 static struct kmem_cache *pc_probe_cache;
 unsigned int pc_nr_probes;
 
@@ -107,7 +101,6 @@ static void pc_probe_release(struct kref *ref)
 	struct pc_probe *p = container_of(ref, struct pc_probe, ref);
 	struct pc_site *s, *tmp;
 
-	pc_event_free(p);
 	if (p->mm)
 		mmdrop(p->mm);
 	list_for_each_entry_safe(s, tmp, &p->sites, node)
@@ -116,7 +109,6 @@ static void pc_probe_release(struct kref *ref)
 	pc_site_put_refs(&p->site);
 	kfree(p->args_text);
 	kfree(p->name);
-	kfree(p->args);
 	kmem_cache_free(pc_probe_cache, p);
 	if (atomic_dec_and_test(&pc_live))
 		wake_up_var(&pc_live);
@@ -127,59 +119,13 @@ void pc_probe_put(struct pc_probe *p)
 	kref_put(&p->ref, pc_probe_release);
 }
 
-/* What the listing says: armed once registered (the filter sees "armed" while registering). */
+/* What the listing says: armed while the module counts it. */
 const char *pc_probe_state(struct pc_probe *p)
 {
-	static const char *const names[] = {
-		[PC_STATE_DEFINING] = PROBECACHE_STATE_DEFINED,
-		[PC_STATE_DEFINED] = PROBECACHE_STATE_DEFINED,
-		[PC_STATE_ARMED] = PROBECACHE_STATE_ARMED,
-		[PC_STATE_DELETED] = "deleted",
-	};
-	int state = atomic_read(&p->state);
-
-	if (state == PC_STATE_ARMED && !READ_ONCE(p->registered))
-		state = PC_STATE_DEFINED;
-	return names[state];
-}
-
-static const char *pc_arg_field(unsigned int i)
-{
-	static const char *const names[] = {
-		"arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "arg7", "arg8",
-		"arg9", "arg10", "arg11", "arg12", "arg13", "arg14", "arg15",
-		"arg16",
-	};
-
-	BUILD_BUG_ON(ARRAY_SIZE(names) != PROBECACHE_MAX_ARGS);
-	return i < ARRAY_SIZE(names) ? names[i] : "arg";
-}
-
-/* Resolve @rec's @+FILEOFF args through the verified PT_LOAD table. */
-static int pc_probe_set_args(struct pc_probe *p, const struct pc_record *rec,
-			     const struct pc_elf_info *elf, struct pc_err *err)
-{
-	u64 base, vaddr;
-	unsigned int i;
-
-	if (pc_elf_off_to_vaddr(elf, rec->offset, &base))
-		return pc_err_set(err, -ERANGE, "offset",
-				  "0x%llx is not inside any PT_LOAD", rec->offset);
-	for (i = 0; i < p->nargs; i++) {
-		const struct pc_arg *a = &rec->args[i];
-
-		if (a->kind == PC_BASE_RETVAL && !rec->retprobe)
-			return pc_err_set(err, -EINVAL, pc_arg_field(i),
-					  "$retval needs an r: probe");
-		if (a->kind != PC_BASE_FILEOFF)
-			continue;
-		if (pc_elf_off_to_vaddr(elf, a->fileoff, &vaddr))
-			return pc_err_set(err, -ERANGE, pc_arg_field(i),
-					  "@+0x%llx is not inside any PT_LOAD",
-					  a->fileoff);
-		p->args[i].delta = (s64)(vaddr - base);
-	}
-	return 0;
+	if (atomic_read(&p->state) == PC_STATE_DELETED)
+		return "deleted";
+	return READ_ONCE(p->counting) ? PROBECACHE_STATE_ARMED :
+					PROBECACHE_STATE_DEFINED;
 }
 
 static int pc_probe_set_pid(struct pc_probe *p, pid_t nr, struct pc_err *err)
@@ -224,24 +170,13 @@ static int pc_probe_set_text(struct pc_probe *p, const struct pc_record *rec)
 	return ret;
 }
 
-static int pc_probe_copy_record(struct pc_probe *p, const struct pc_record *rec)
+static void pc_probe_copy_record(struct pc_probe *p, const struct pc_record *rec)
 {
-	unsigned int i;
-
-	p->nargs = rec->nargs;
 	p->retprobe = rec->retprobe;
 	p->offset = rec->offset;
 	p->ref_ctr_offset = rec->ref_ctr_offset;
 	p->build_id_len = rec->build_id_len;
 	memcpy(p->build_id, rec->build_id, rec->build_id_len);
-	if (!rec->nargs)
-		return 0;
-	p->args = kcalloc(rec->nargs, sizeof(*p->args), GFP_KERNEL);
-	if (!p->args)
-		return -ENOMEM;
-	for (i = 0; i < rec->nargs; i++)
-		p->args[i].arg = rec->args[i];
-	return 0;
 }
 
 /* One buffer "GROUP:EVENT\0GROUP\0": the name, the event, the group. */
@@ -274,20 +209,14 @@ static struct pc_probe *pc_probe_alloc(const struct pc_record *rec)
 	atomic_set(&p->state, PC_STATE_DEFINING);
 	p->site.hits = alloc_percpu(u64);
 	p->site.pathname = kmemdup_nul(rec->path, rec->path_len, GFP_KERNEL);
+	pc_probe_copy_record(p, rec);
 	if (p->site.hits && p->site.pathname)
-		ret = pc_probe_copy_record(p, rec) ?:
-		      pc_probe_set_names(p, rec) ?: pc_probe_set_text(p, rec);
-	if (ret)
-		goto err_put;
-	pc_fetch_layout(p);
-	ret = pc_event_create(p);
-	if (ret)
-		goto err_put;
+		ret = pc_probe_set_names(p, rec) ?: pc_probe_set_text(p, rec);
+	if (ret) {
+		pc_probe_put(p);
+		return ERR_PTR(ret);
+	}
 	return p;
-
-err_put:
-	pc_probe_put(p);
-	return ERR_PTR(ret);
 }
 
 /*
@@ -304,11 +233,10 @@ static int pc_probe_verify(struct pc_probe *p, const struct pc_record *rec,
 	ret = pc_verify(rec, p->site.pathname, &v, err);
 	if (ret)
 		return ret;
-	ret = pc_probe_set_args(p, rec, &v.facts->elf, err);
 	p->site.path = v.path;
 	p->site.inode = v.inode;
 	pc_facts_free(v.facts);
-	return ret;
+	return 0;
 }
 
 /* What verification checks of @p's file, as a record (pc_verify()). */
@@ -341,8 +269,8 @@ static int pc_probe_check_room(const struct pc_probe *p, struct pc_err *err)
 }
 
 /*
- * The table's reference also pins the module: exit never finds a probe
- * whose event a tracer could still hold, so rmmod is EBUSY until "clear".
+ * The table's reference also pins the module: its files stay write-denied
+ * until "clear", so rmmod is EBUSY until then.
  * try_module_get(): a control write can still come while rmmod is exiting.
  */
 static int pc_probe_insert(struct pc_probe *p, struct pc_err *err)
@@ -421,8 +349,8 @@ void pc_batch_put(struct pc_batch *b, unsigned int from)
 
 /*
  * A verified probe, not yet listed: control.c collects the definitions of
- * a write() and publishes them with one trace event operation. It stays
- * PC_STATE_DEFINING, which nothing arms, until its event is added.
+ * a write() and lists them together. It stays PC_STATE_DEFINING, which
+ * nothing counts, until listed.
  */
 struct pc_probe *pc_probe_prepare(const struct pc_record *rec,
 				  struct pc_err *err)
@@ -443,8 +371,6 @@ struct pc_probe *pc_probe_prepare(const struct pc_record *rec,
 	mutex_lock(&pc_lock);
 	ret = pc_probe_check_room(p, err);
 	mutex_unlock(&pc_lock);
-	if (!ret)
-		ret = pc_event_check_name(p, err);
 	if (!ret && rec->pid)
 		ret = pc_probe_set_pid(p, rec->pid, err);
 	if (!ret)
@@ -456,52 +382,26 @@ struct pc_probe *pc_probe_prepare(const struct pc_record *rec,
 	return p;
 }
 
-/* The gate could not run (event.c): say what holds it. */
-static int pc_gate_error(int ret, struct pc_err *err)
-{
-	return pc_err_set(err, ret, "command",
-			  "probecache:probecache_ctl is held by a trigger or an eprobe; remove it");
-}
-
 /*
- * List @b's probes in order, with their trace events, stopping at the
- * first that fails: that one and the rest stay unlisted, *@failed is its
- * index and its error is returned, with @err filled. The table now holds
- * the references of the entries before *@failed (all, on success); the
- * caller puts the others (pc_batch_put(b, *failed)).
+ * List @b's probes in order, stopping at the first that fails: that one and
+ * the rest stay unlisted, *@failed is its index and its error is returned,
+ * with @err filled. The table now holds the references of the entries
+ * before *@failed (all, on success); the caller puts the others
+ * (pc_batch_put(b, *failed)).
  */
 int pc_probe_publish(struct pc_batch *b, unsigned int *failed,
 		     struct pc_err *err)
 {
-	unsigned int i, n, total = b->n;
-	int gate = 0, ret = 0;
+	unsigned int n;
+	int ret = 0;
 
-	mutex_lock(&pc_define_lock);
-	for (n = 0; n < total && !ret; n++)
+	for (n = 0; n < b->n; n++) {
 		ret = pc_probe_insert(b->ent[n].p, err);
-	if (ret)
-		n--;
+		if (ret)
+			break;
+		atomic_set(&b->ent[n].p->state, PC_STATE_DEFINED);
+	}
 	*failed = n;
-	i = n;
-	if (n) {
-		b->n = n;	/* the event operation sees the inserted ones */
-		gate = pc_event_register(b);
-		b->n = total;
-		for (i = 0; !gate && i < n && !b->ent[i].ret; i++)
-			atomic_set(&b->ent[i].p->state, PC_STATE_DEFINED);
-	}
-	if (i < n) {
-		/* An earlier line than an insert failure: it is the one. */
-		ret = gate ? pc_gate_error(gate, err) :
-		      pc_err_set(err, b->ent[i].ret, "event",
-				 "cannot create trace event %s/%s: error %d",
-				 pc_probe_group(b->ent[i].p),
-				 pc_probe_event(b->ent[i].p), b->ent[i].ret);
-		*failed = i;
-		for (; i < n; i++)
-			pc_probe_unlink(b->ent[i].p);
-	}
-	mutex_unlock(&pc_define_lock);
 	return ret;
 }
 
@@ -518,55 +418,33 @@ int pc_probe_count(const char *group, const char *event, bool on,
 	return ret;
 }
 
-/* Its event is gone, so only our counter can still hold it armed. */
+/* Unlisted: only our counter can still hold it armed. */
 static void pc_probe_kill(struct pc_probe *p)
 {
 	mutex_lock(&p->lock);
-	WRITE_ONCE(p->counting, false);
 	pc_disarm_nosync(p);
 	atomic_set(&p->state, PC_STATE_DELETED);
 	mutex_unlock(&p->lock);
 }
 
-static int pc_busy_error(struct pc_probe *p, struct pc_err *err)
-{
-	return pc_err_set(err, -EBUSY, "event",
-			  "%s is in use by ftrace or perf (%u consumers), or an eprobe or trigger holds its event; stop tracing it first",
-			  p->name, pc_nr_consumers(p));
-}
-
 /*
- * Delete @b's probes whose event nothing holds; the others stay and the
- * first of them is named in @err (EBUSY). Entries another operation
- * deleted first get -ENOENT: an error for a del, not for a @clear. One unregister sync for the whole batch:
- * clear of 10k probes stays fast. Drops the batch's references.
+ * Delete @b's probes. Entries another operation deleted first get -ENOENT:
+ * an error for a del, not for a @clear. One unregister sync for the whole
+ * batch: clear of 10k probes stays fast. Drops the batch's references.
  */
 static int pc_probe_del_batch(struct pc_batch *b, bool clear,
 			      struct pc_err *err)
 {
 	struct pc_batch_ent *e;
 	unsigned int i;
-	int ret;
+	int ret = 0;
 
-	mutex_lock(&pc_define_lock);
-	ret = pc_event_unregister(b);
 	for (i = 0; i < b->n; i++) {
 		e = &b->ent[i];
-		if (ret)
-			e->ret = ret;
-		else if (!e->ret && !pc_probe_unlink(e->p))
-			e->ret = -ENOENT;
-	}
-	mutex_unlock(&pc_define_lock);
-	if (ret)
-		pc_gate_error(ret, err);
-	for (i = 0; i < b->n; i++) {
-		e = &b->ent[i];
+		e->ret = pc_probe_unlink(e->p) ? 0 : -ENOENT;
 		if (!e->ret)
 			pc_probe_kill(e->p);
-		else if (e->ret == -EBUSY && !ret)
-			ret = pc_busy_error(e->p, err);
-		else if (e->ret == -ENOENT && !clear && !ret)
+		else if (!clear && !ret)
 			ret = pc_err_set(err, -ENOENT, "group",
 					 "no probe %s (deleted meanwhile)",
 					 e->p->name);
@@ -593,7 +471,7 @@ int pc_probe_del(const char *group, const char *event, struct pc_err *err)
 	return pc_probe_del_batch(&b, false, err);
 }
 
-/* Every probe no tracer uses; EBUSY naming one that stays. */
+/* Every probe. */
 int pc_probe_clear(struct pc_err *err)
 {
 	struct pc_batch b = {};
@@ -618,7 +496,7 @@ int pc_probe_clear(struct pc_err *err)
 int pc_probe_init(void)
 {
 	pc_probe_cache = kmem_cache_create("probecache_probe",
-					   sizeof(struct pc_probe) + pc_event_size,
+					   sizeof(struct pc_probe),
 					   __alignof__(struct pc_probe), 0, NULL);
 	return pc_probe_cache ? 0 : -ENOMEM;
 }

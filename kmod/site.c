@@ -4,8 +4,8 @@
  * the same build-id (a copy at another path, one deleted while its
  * processes run, one in another mount namespace, named by the writer as
  * /proc/PID/map_files/RANGE or /proc/PID/root/PATH). Each is verified on
- * its own inode exactly as the probe's file was (pc_verify()), armed and
- * disarmed with the probe, and feeds the probe's one event. Who finds them
+ * its own inode exactly as the probe's file was (pc_verify()), counted
+ * with the probe; the CLI appends it to the probe's event. Who finds them
  * is the CLI's business (Documentation/design.md, "Following a build-id").
  * A deleted copy's site goes once no process maps it (pc_prune_work()).
  */
@@ -93,7 +93,7 @@ static int pc_site_check_new(struct pc_probe *p, struct pc_site *new,
 
 /*
  * site GROUP:EVENT PATH: verify the file at @pathname against the probe and
- * add its inode as a site; armed at once if the probe is. A site the probe
+ * add its inode as a site; counted at once if the probe is. A site the probe
  * already has is EEXIST; a site that cannot be armed now is refused and
  * not added (the line changes nothing).
  */
@@ -113,7 +113,7 @@ int pc_site_add(const char *group, const char *event, const char *pathname,
 	}
 	mutex_lock(&p->lock);
 	ret = pc_site_check_new(p, s, err);
-	if (!ret && p->registered)
+	if (!ret && p->counting)
 		ret = pc_site_arm(s, err);
 	if (!ret) {
 		spin_lock(&p->sites_lock);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Test builds only (testhook.h): race windows and an injected failure. */
+/* Test builds only (testhook.h): race windows. */
 #include <linux/delay.h>
 #include <linux/module.h>
 #include "testhook.h"
@@ -12,11 +12,6 @@ static unsigned int pc_test_verify_delay_ms;
 module_param_named(test_verify_delay_ms, pc_test_verify_delay_ms, uint, 0600);
 MODULE_PARM_DESC(test_verify_delay_ms, "Tests only: sleep this long between opening a file to verify and reading it");
 
-/* One-shot: the next event publication sleeps this long, then fails. */
-static unsigned int pc_test_publish_fail_ms;
-module_param_named(test_publish_fail_ms, pc_test_publish_fail_ms, uint, 0600);
-MODULE_PARM_DESC(test_publish_fail_ms, "Tests only: the next trace event publication sleeps this long, then fails with ENOMEM");
-
 void pc_test_delay(enum pc_test_window w)
 {
 	unsigned int ms = w == PC_TEST_ARM ? READ_ONCE(pc_test_arm_delay_ms) :
@@ -26,16 +21,16 @@ void pc_test_delay(enum pc_test_window w)
 		msleep(ms);
 }
 
-/* One-shot: the next hit that writes to an ftrace file spins this long first. */
+/* One-shot: the next counted hit spins this long first. */
 static unsigned int pc_test_hit_spin_ms;
 module_param_named(test_hit_spin_ms, pc_test_hit_spin_ms, uint, 0600);
-MODULE_PARM_DESC(test_hit_spin_ms, "Tests only: the next hit writing to an ftrace file spins this long between reading the file and writing to it");
+MODULE_PARM_DESC(test_hit_spin_ms, "Tests only: the next counted hit spins this long before counting");
 
 static unsigned int pc_test_hit_spun;
 module_param_named(test_hit_spun, pc_test_hit_spun, uint, 0400);
 MODULE_PARM_DESC(test_hit_spun, "Tests only: hits that began spinning");
 
-/* Under rcu_read_lock(): a busy wait, preemptible where the kernel is. */
+/* In a uprobe handler: a busy wait, preemptible where the kernel is. */
 void pc_test_hit_spin(void)
 {
 	unsigned int ms = xchg(&pc_test_hit_spin_ms, 0);
@@ -45,14 +40,4 @@ void pc_test_hit_spin(void)
 	WRITE_ONCE(pc_test_hit_spun, READ_ONCE(pc_test_hit_spun) + 1);
 	while (ms--)
 		mdelay(1);
-}
-
-int pc_test_publish_fail(void)
-{
-	unsigned int ms = xchg(&pc_test_publish_fail_ms, 0);
-
-	if (!ms)
-		return 0;
-	msleep(ms);
-	return -ENOMEM;
 }

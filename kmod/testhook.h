@@ -3,7 +3,7 @@
  * Windows the VM tests widen to make a race happen on every run, and one
  * failure they inject. Compiled only into the harness's builds
  * (PROBECACHE_TEST_HOOKS=y, tests/vm/run.sh): a packaged module has neither
- * the parameters nor the sleeps, which run under locks such as event_mutex.
+ * the parameters nor the sleeps.
  */
 #ifndef PC_TESTHOOK_H
 #define PC_TESTHOOK_H
@@ -15,16 +15,10 @@ enum pc_test_window {
 
 #ifdef PC_TEST_HOOKS
 void pc_test_delay(enum pc_test_window w);
-int pc_test_publish_fail(void);
 void pc_test_hit_spin(void);
 #else
 static inline void pc_test_delay(enum pc_test_window w)
 {
-}
-
-static inline int pc_test_publish_fail(void)
-{
-	return 0;
 }
 
 static inline void pc_test_hit_spin(void)
