@@ -1,0 +1,1 @@
+test_uprobedef_SRCS := ../../user/lib/uprobedef.c ../../common/record.c ../../common/elfnote.c
