@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <linux/probecache.h>
 
@@ -34,7 +36,9 @@
 #include "cache_select.h"
 #include "fastpath.h"
 #include "sitepush.h"
+#include "kevent.h"
 #include "kload.h"
+#include "ksites.h"
 #include "mapsweep.h"
 #include "opts.h"
 #include "pattern.h"
@@ -56,6 +60,7 @@ struct arm_item {
 	bool counted;				/* it was counting before this call */
 	bool kept;				/* defined before under another name: kept */
 	long pid;				/* what the probe is restricted to */
+	int fd;					/* its file, opened before the add, or -1 */
 };
 
 struct arm_plan {
@@ -557,6 +562,79 @@ static void push_unkept(int fd, struct arm_item *items, size_t n, const struct p
 	free(push);
 }
 
+/* Open each item's file before the add: the event may have to name this open file. */
+static void open_items(struct arm_item *items, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		items[i].fd = open(items[i].path, O_RDONLY | O_CLOEXEC);
+}
+
+static void close_items(struct arm_item *items, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (items[i].fd >= 0)
+			close(items[i].fd);
+}
+
+/* The verified inode of @name's own file (site 0), as the module lists it. */
+static int verified_inode(const struct pc_ksites *ks, const char *name, struct pc_kevent_file *f)
+{
+	for (size_t i = 0; i < ks->n; i++)
+		if (ks->s[i].site == 0 && !strcmp(ks->s[i].name, name)) {
+			f->dev = makedev(ks->s[i].dev_major, ks->s[i].dev_minor);
+			f->ino = ks->s[i].ino;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/*
+ * The kernel's uprobe event of a probe this call defined. If it cannot be
+ * defined, neither is the probe: the module's definition is deleted again.
+ */
+static int define_event(int fd, struct arm_item *it, const struct pc_ksites *ks)
+{
+	struct pc_kevent_file f = { .fd = it->fd };
+	char del[sizeof(it->name) + 8];
+	struct stat st;
+	int ret;
+
+	ret = verified_inode(ks, it->name, &f);
+	if (!ret && (it->fd < 0 || fstat(it->fd, &st) || st.st_dev != f.dev || st.st_ino != f.ino)) {
+		ret = -EAGAIN;
+		snprintf(it->why, sizeof(it->why), "%s changed while it was defined; try again",
+			 it->path);
+	} else if (!ret) {
+		ret = pc_kevent_define(it->line, &f, it->why, sizeof(it->why));
+	}
+	if (!ret)
+		return 0;
+	snprintf(del, sizeof(del), "del %s\n", it->name);
+	if (write(fd, del, strlen(del)) < 0)
+		pc_warn("%s: the module keeps a definition without its event: %s", it->name,
+			strerror(errno));
+	it->fresh = false;
+	return it->err = ret;
+}
+
+static int define_events(int fd, struct arm_item *items, size_t n)
+{
+	struct pc_ksites ks = { 0 };
+	bool any = false;
+	int ret;
+
+	for (size_t i = 0; i < n; i++)
+		any |= items[i].fresh;
+	if (!any)
+		return 0;
+	ret = pc_ksites_read(&ks);
+	for (size_t i = 0; !ret && i < n; i++)
+		if (items[i].fresh)
+			define_event(fd, &items[i], &ks);
+	pc_ksites_free(&ks);
+	return ret;
+}
+
 /*
  * The items our own parser accepted, in order, sent; outcomes copied back.
  * The module's listing is read once before anything is sent: what was
@@ -579,10 +657,15 @@ static int push_valid(struct arm_plan *pl, const struct pc_arm_opts *opts)
 		ret = fd;
 	if (!ret && nsend)
 		ret = pc_kprobes_read(&k);
-	if (!ret)
+	if (!ret) {
+		open_items(send, nsend);
 		push_unkept(fd, send, nsend, &k);
+	}
 	for (size_t i = 0; !ret && i < nsend; i++)
 		define_outcome(&send[i], &k);
+	if (!ret)
+		ret = define_events(fd, send, nsend);
+	close_items(send, nsend);
 	if (!ret && opts->count)
 		ret = count_items(fd, send, nsend, &k);
 	if (fd >= 0)
@@ -923,6 +1006,32 @@ static void drop_not_counting(struct arm_item *items, size_t *n, bool quiet,
 	*n = m;
 }
 
+/*
+ * The kernel's event goes first; the core refuses it (EBUSY) while perf,
+ * ftrace or BPF hold it, and then the definition stays, nothing changed.
+ */
+static void remove_events(struct arm_item *items, size_t *n, bool quiet,
+			  struct pc_disarm_result *res)
+{
+	char group[PROBECACHE_NAME_MAX + 1];
+	size_t m = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		struct arm_item *it = &items[i];
+		const char *colon = strchr(it->name, ':');
+
+		snprintf(group, sizeof(group), "%.*s", (int)(colon - it->name), it->name);
+		it->err = pc_kevent_remove(group, colon + 1, it->why, sizeof(it->why));
+		if (!it->err) {
+			items[m++] = *it;
+			continue;
+		}
+		disarm_report(it, false, quiet, res);
+		free(it->line);
+	}
+	*n = m;
+}
+
 int pc_disarm(char *const *patterns, int npatterns, bool keep, bool quiet,
 	      struct pc_disarm_result *res)
 {
@@ -950,6 +1059,8 @@ int pc_disarm(char *const *patterns, int npatterns, bool keep, bool quiet,
 	if (!ret && n && fd < 0)
 		ret = fd;
 	if (fd >= 0) {
+		if (!keep)
+			remove_events(items, &n, quiet, res);
 		push_items(fd, items, n);
 		close(fd);
 	}

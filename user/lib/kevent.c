@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The kernel's own uprobe events of probecache's probes: see kevent.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kevent.h"
+#include "pc.h"
+#include "uprobedef.h"
+
+#define DEF_MAX	8192
+
+/* The last line of tracefs error_log (5.4+), which says why a write failed. */
+static void error_log(char *why, size_t whylen)
+{
+	char path[PATH_MAX], line[512], last[512] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/error_log", pc_tracefs_dir());
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "error:"))
+			snprintf(last, sizeof(last), "%s", strstr(line, "error:") + 7);
+	fclose(f);
+	last[strcspn(last, "\n")] = '\0';
+	if (last[0])
+		snprintf(why, whylen, "%s", last);
+}
+
+/* One line to uprobe_events, appended: 0 or -errno. */
+static int write_events(const char *line, char *why, size_t whylen)
+{
+	char path[PATH_MAX];
+	size_t len = strlen(line);
+	ssize_t n;
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/uprobe_events", pc_tracefs_dir());
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	n = write(fd, line, len);
+	if (n != (ssize_t)len) {
+		ret = n < 0 ? -errno : -EIO;
+		snprintf(why, whylen, "%s", strerror(-ret));
+		error_log(why, whylen);
+	}
+	close(fd);
+	return ret;
+}
+
+static bool names_inode(const char *path, const struct pc_kevent_file *f)
+{
+	struct stat st;
+
+	return !stat(path, &st) && st.st_dev == f->dev && st.st_ino == f->ino;
+}
+
+/* The verified file's program headers, for @+ args. */
+static int read_phdrs(int fd, struct pc_elf_info *elf)
+{
+	unsigned char buf[PC_ELF_MAX_PHDRS * 64];
+	const char *why;
+	struct stat st;
+	ssize_t n;
+
+	if (fstat(fd, &st))
+		return -errno;
+	memset(elf, 0, sizeof(*elf));
+	elf->file_size = st.st_size;
+	n = pread(fd, buf, 64, 0);
+	if (n < 0)
+		return -errno;
+	if (pc_elf_parse_ehdr(buf, n, elf, &why))
+		return -ENOEXEC;
+	n = pread(fd, buf, (size_t)elf->phnum * elf->phentsize, elf->phoff);
+	if (n < 0)
+		return -errno;
+	return pc_elf_parse_phdrs(buf, n, elf, &why) ? -ENOEXEC : 0;
+}
+
+static int define_at(const struct pc_record *rec, const struct pc_elf_info *elf,
+		     const char *path, char *why, size_t whylen)
+{
+	struct pc_uprobe_dropped drop;
+	char *line = malloc(DEF_MAX);
+	int ret;
+
+	if (!line)
+		return -ENOMEM;
+	ret = pc_uprobe_def(rec, elf, path, line, DEF_MAX, &drop);
+	if (ret == -ERANGE)
+		snprintf(why, whylen, "%s: %s", drop.names[0], drop.why[0]);
+	if (ret >= 0) {
+		for (unsigned int i = 0; i < drop.n; i++)
+			pc_warn("%s:%s: arg %s not fetched: %s", rec->group, rec->event,
+				drop.names[i], drop.why[i]);
+		ret = write_events(line, why, whylen);
+	}
+	free(line);
+	return ret;
+}
+
+static int define_rec(const struct pc_record *rec, const struct pc_kevent_file *f,
+		      char *why, size_t whylen)
+{
+	char path[PATH_MAX], fdpath[64];
+	struct pc_elf_info elf;
+	int ret;
+
+	snprintf(path, sizeof(path), "%.*s", (int)rec->path_len, rec->path);
+	ret = read_phdrs(f->fd, &elf);
+	if (ret) {
+		snprintf(why, whylen, "%s: cannot read its program headers: %s", path,
+			 strerror(-ret));
+		return ret;
+	}
+	if (names_inode(path, f)) {
+		ret = define_at(rec, &elf, path, why, whylen);
+		/* Renamed over between the stat and the kernel's lookup: name the fd. */
+		if (ret || names_inode(path, f))
+			return ret;
+		pc_kevent_remove(rec->group, rec->event, why, whylen);
+	}
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", f->fd);
+	return define_at(rec, &elf, fdpath, why, whylen);
+}
+
+int pc_kevent_define(const char *record, const struct pc_kevent_file *f,
+		     char *why, size_t whylen)
+{
+	struct pc_command *cmd = malloc(sizeof(*cmd));
+	struct pc_parse_error perr;
+	int ret;
+
+	if (!cmd)
+		return -ENOMEM;
+	ret = pc_parse_command(record, strlen(record), PROBECACHE_MAX_ARGS, cmd, &perr);
+	if (ret)
+		snprintf(why, whylen, "invalid record: %s: %s", perr.field, perr.why);
+	else
+		ret = define_rec(&cmd->rec, f, why, whylen);
+	free(cmd);
+	return ret;
+}
+
+int pc_kevent_remove(const char *group, const char *event, char *why, size_t whylen)
+{
+	char line[2 * PROBECACHE_NAME_MAX + 8];
+	int ret;
+
+	pc_uprobe_undef(group, event, line, sizeof(line));
+	ret = write_events(line, why, whylen);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret == -EBUSY)
+		snprintf(why, whylen, "%s:%s is in use by ftrace, perf or BPF; stop tracing it first",
+			 group, event);
+	return ret;
+}

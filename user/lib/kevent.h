@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel's own uprobe events of probecache's probes: defined through
+ * tracefs uprobe_events once probecache.ko has verified the file, removed
+ * before the module's definition is deleted (Documentation/design.md,
+ * "Events").
+ */
+#ifndef PC_KEVENT_H
+#define PC_KEVENT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+struct pc_kevent_file {
+	int fd;			/* the file as the CLI opened it, or -1 */
+	dev_t dev;		/* the module's verified inode */
+	ino_t ino;
+};
+
+/*
+ * Define the event of @record (an "add RECORD" line the module accepted) on
+ * the module's verified inode @f: at the record's path
+ * when, before and after the write, that path names the verified inode,
+ * else at /proc/self/fd/N of @f->fd (a copy deleted or renamed over since).
+ * 0, or -errno with @why saying what the kernel refused (tracefs error_log)
+ * or which arg has no uprobe_events form.
+ */
+int pc_kevent_define(const char *record, const struct pc_kevent_file *f,
+		     char *why, size_t whylen);
+
+/* Remove GROUP/EVENT: 0 (also when there is none), -EBUSY while in use. */
+int pc_kevent_remove(const char *group, const char *event, char *why, size_t whylen);
+
+#endif
