@@ -1021,7 +1021,7 @@ static void remove_events(struct arm_item *items, size_t *n, bool quiet,
 		const char *colon = strchr(it->name, ':');
 
 		snprintf(group, sizeof(group), "%.*s", (int)(colon - it->name), it->name);
-		it->err = pc_kevent_remove(group, colon + 1, it->why, sizeof(it->why));
+		it->err = pc_kevent_remove_all(group, colon + 1, it->why, sizeof(it->why));
 		if (!it->err) {
 			items[m++] = *it;
 			continue;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The kernel's own uprobe events of probecache's probes: see kevent.h. */
+#include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -9,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "armed.h"
 #include "kevent.h"
 #include "pc.h"
 #include "uprobedef.h"
@@ -167,4 +170,102 @@ int pc_kevent_remove(const char *group, const char *event, char *why, size_t why
 		snprintf(why, whylen, "%s:%s is in use by ftrace, perf or BPF; stop tracing it first",
 			 group, event);
 	return ret;
+}
+
+/* N of "EVENT_copyN", or 0 if @name is no copy of @event. */
+static unsigned long copy_number(const char *name, const char *event)
+{
+	size_t n = strlen(event);
+	char *end;
+	unsigned long v;
+
+	if (strncmp(name, event, n) || strncmp(name + n, "_copy", 5) || !name[n + 5])
+		return 0;
+	v = strtoul(name + n + 5, &end, 10);
+	return *end ? 0 : v;
+}
+
+/* Calls @fn for each EVENT_copyN of GROUP that tracefs lists; stops at its error. */
+static int each_copy(const char *group, const char *event,
+		     int (*fn)(const char *group, const char *name, void *arg), void *arg)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dir;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/events/%s", pc_tracefs_dir(), group);
+	dir = opendir(path);
+	if (!dir)
+		return errno == ENOENT ? 0 : -errno;
+	while (!ret && (d = readdir(dir)))
+		if (copy_number(d->d_name, event))
+			ret = fn(group, d->d_name, arg);
+	closedir(dir);
+	return ret;
+}
+
+struct used_ctx {
+	const char *event;
+	unsigned char used[128];	/* N < 1024 */
+};
+
+static int mark_used(const char *group, const char *name, void *arg)
+{
+	struct used_ctx *c = arg;
+	unsigned long n = copy_number(name, c->event);
+
+	(void)group;
+	if (n < 1024)
+		c->used[n / 8] |= 1 << (n % 8);
+	return 0;
+}
+
+int pc_kevent_define_copy(const struct pc_kprobe *kp, const char *name,
+			  const struct pc_kevent_file *f, char *why, size_t whylen)
+{
+	struct used_ctx c = { .event = kp->event };
+	char ref[32] = "", *rec = NULL;
+	unsigned long n;
+	int ret;
+
+	ret = each_copy(kp->group, kp->event, mark_used, &c);
+	for (n = 1; !ret && n < 1024 && (c.used[n / 8] & (1 << (n % 8))); n++)
+		;
+	if (!ret && n == 1024)
+		ret = -ENOSPC;
+	if (kp->ref_ctr)
+		snprintf(ref, sizeof(ref), "(0x%" PRIx64 ")", kp->ref_ctr);
+	if (!ret && asprintf(&rec, "add %c:%s/%s_copy%lu %s %s:0x%" PRIx64 "%s%s%s",
+			     kp->retprobe ? 'r' : 'p', kp->group, kp->event, n, kp->build_id,
+			     name, kp->offset, ref, kp->args[0] ? " " : "", kp->args) < 0)
+		ret = -ENOMEM;
+	if (ret) {
+		snprintf(why, whylen, "no name for a copy's event of %s: %s", kp->name,
+			 strerror(-ret));
+		return ret;
+	}
+	ret = pc_kevent_define(rec, f, why, whylen);
+	free(rec);
+	return ret;
+}
+
+struct remove_ctx {
+	char *why;
+	size_t whylen;
+};
+
+static int remove_one(const char *group, const char *name, void *arg)
+{
+	struct remove_ctx *c = arg;
+
+	return pc_kevent_remove(group, name, c->why, c->whylen);
+}
+
+int pc_kevent_remove_all(const char *group, const char *event, char *why, size_t whylen)
+{
+	struct remove_ctx c = { why, whylen };
+
+	return each_copy(group, event, remove_one, &c) ?:
+	       pc_kevent_remove(group, event, why, whylen);
 }

@@ -31,4 +31,17 @@ int pc_kevent_define(const char *record, const struct pc_kevent_file *f,
 /* Remove GROUP/EVENT: 0 (also when there is none), -EBUSY while in use. */
 int pc_kevent_remove(const char *group, const char *event, char *why, size_t whylen);
 
+/*
+ * A copy's event: EVENT_copyN in GROUP, N the smallest free (a multi-probe
+ * event cannot safely gain or lose a file while in use: design.md). @kp is
+ * the probe as the module lists it, @name the name the module verified the
+ * copy by, @f its inode. 0 or -errno, @why filled.
+ */
+struct pc_kprobe;
+int pc_kevent_define_copy(const struct pc_kprobe *kp, const char *name,
+			  const struct pc_kevent_file *f, char *why, size_t whylen);
+
+/* Remove GROUP/EVENT's copies' events, then GROUP/EVENT: the first error stops. */
+int pc_kevent_remove_all(const char *group, const char *event, char *why, size_t whylen);
+
 #endif

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Handing a probe's other copies to probecache.ko: see sitepush.h. */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "armed.h"
+#include "kevent.h"
 #include "sitepush.h"
 #include "pc.h"
 
@@ -31,6 +34,42 @@ static int send_site(int fd, const char *name, const char *path, char *why, size
 	return n;
 }
 
+/*
+ * The copy's own event, once the module has made it a site: on the inode
+ * the module verified, which @fd (opened on @sname before the site line)
+ * must be. If it cannot be defined, the site is counted but not traced,
+ * and the warning says why.
+ */
+static void copy_event(const char *name, const char *sname, int fd)
+{
+	struct pc_kevent_file f = { .fd = fd };
+	struct pc_ksites ks = { 0 };
+	struct pc_kprobes k = { 0 };
+	const struct pc_kprobe *kp;
+	char why[512] = "";
+	struct stat st;
+	int ret;
+
+	ret = fd < 0 || fstat(fd, &st) ? -EBADF : pc_ksites_read(&ks);
+	if (!ret) {
+		f.dev = st.st_dev;
+		f.ino = st.st_ino;
+		ret = pc_ksites_has(&ks, name, st.st_dev, st.st_ino) ? 0 : -ESTALE;
+	}
+	if (!ret)
+		ret = pc_kprobes_read(&k);
+	kp = ret ? NULL : pc_kprobes_get(&k, name);
+	if (!ret && !kp)
+		ret = -ENOENT;
+	if (!ret)
+		ret = pc_kevent_define_copy(kp, sname, &f, why, sizeof(why));
+	if (ret)
+		pc_warn("%s: copy %s is counted but has no event: %s", name, sname,
+			why[0] ? why : strerror(-ret));
+	pc_kprobes_free(&k);
+	pc_ksites_free(&ks);
+}
+
 int pc_follow_push(int fd, const char *name, const char *build_id, const char *path,
 		   const struct pc_sweep *sw, const struct pc_ksites *have, bool quiet,
 		   struct pc_follow_result *res)
@@ -39,7 +78,7 @@ int pc_follow_push(int fd, const char *name, const char *build_id, const char *p
 	struct stat own;
 	char why[512];
 	size_t pos = 0;
-	int ret;
+	int cfd, ret;
 
 	if (stat(path, &own))
 		own.st_ino = 0;
@@ -49,7 +88,12 @@ int pc_follow_push(int fd, const char *name, const char *build_id, const char *p
 			res->already += !st->err;
 			continue;
 		}
+		cfd = open(site_name(st), O_RDONLY | O_CLOEXEC);
 		ret = send_site(fd, name, site_name(st), why, sizeof(why));
+		if (!ret)
+			copy_event(name, site_name(st), cfd);
+		if (cfd >= 0)
+			close(cfd);
 		if (!ret) {
 			res->added++;
 			if (!quiet)
