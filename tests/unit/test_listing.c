@@ -40,6 +40,13 @@ static void good(const char *s, const char *args, const char *what)
 	       why, ret ? "" : p.args);
 	if (!ret)
 		done(&p);
+	ret = parse("g:e state=defined hits=0 counting=0 type=p pid=0 unlinked=0 build_id=4f "
+		    "offset=0x1 ref_ctr_offset=0x0 path=/x args=", &p, why, sizeof(why));
+	TAP_OK(!ret && p.consumers == -1 && !strcmp(p.state, "defined"),
+	       "no consumers= (a module whose events are the kernel's): -1, unknown (got %d %s)",
+	       ret, ret ? why : "");
+	if (!ret)
+		done(&p);
 }
 
 static void bad(const char *s, const char *want, const char *what)
@@ -117,7 +124,7 @@ int main(void)
 	bad("g:e state=armed consumers=0 hits=0 counting=0 type=u", "type: want p or r: 'type=u'",
 	    "type u");
 	bad("g:e  state=armed", "state: empty (two spaces in a row)", "two spaces");
-	bad("g:e state=armed ", "consumers: missing (the line ends before it)", "a trailing space");
+	bad("g:e state=armed ", "hits: missing (the line ends before it)", "a trailing space");
 	bad("g:e:f state=armed", "GROUP:EVENT: want GROUP:EVENT, each 1 to 63 characters: 'g:e:f'",
 	    "two colons");
 	bad(":e state=armed", "GROUP:EVENT: want GROUP:EVENT, each 1 to 63 characters: ':e'",

@@ -635,6 +635,44 @@ static int define_events(int fd, struct arm_item *items, size_t n)
 	return ret;
 }
 
+/* "GROUP:EVENT" split into its parts. */
+static void split_name(const char *name, char *group, size_t glen, const char **event)
+{
+	const char *colon = strchr(name, ':');
+
+	*event = colon ? colon + 1 : "";
+	snprintf(group, glen, "%.*s", colon ? (int)(colon - name) : 0, name);
+}
+
+int pc_probe_delete(const char *name, char *why, size_t whylen)
+{
+	char group[PROBECACHE_NAME_MAX + 1], line[2 * PROBECACHE_NAME_MAX + 8];
+	const char *event;
+	int ret;
+
+	split_name(name, group, sizeof(group), &event);
+	ret = pc_kevent_remove_all(group, event, why, whylen);
+	if (ret)
+		return ret;
+	snprintf(line, sizeof(line), "del %s", name);
+	return pc_control_write(line, why, whylen);
+}
+
+int pc_probes_clear(char *why, size_t whylen)
+{
+	char group[PROBECACHE_NAME_MAX + 1];
+	struct pc_kprobes k = { 0 };
+	const char *event;
+	int ret = pc_kprobes_read(&k);
+
+	for (size_t i = 0; !ret && i < k.n; i++) {
+		split_name(k.p[i].name, group, sizeof(group), &event);
+		ret = pc_kevent_remove_all(group, event, why, whylen);
+	}
+	pc_kprobes_free(&k);
+	return ret ? ret : pc_control_write("clear", why, whylen);
+}
+
 /*
  * The items our own parser accepted, in order, sent; outcomes copied back.
  * The module's listing is read once before anything is sent: what was
@@ -776,7 +814,7 @@ static int rename_unused(const char *cmd, char *const *patterns, int npatterns,
 	struct pc_snapshot snap;
 	struct pc_pattern *pats;
 	struct pc_kprobes k;
-	char ev[PROBECACHE_NAME_MAX + 1], why[256], line[2 * PROBECACHE_NAME_MAX + 8];
+	char ev[PROBECACHE_NAME_MAX + 1], why[256];
 	int ret;
 
 	*redo = NULL;
@@ -795,14 +833,13 @@ static int rename_unused(const char *cmd, char *const *patterns, int npatterns,
 		for (size_t j = 0; b && !e && j < b->nentries; j++)
 			if (pc_kprobe_is_entry(kp, b, &b->entries[j]))
 				e = &b->entries[j];
-		if (!e || kp->consumers != 0 || kp->counting)
+		if (!e || kp->consumers > 0 || kp->counting)
 			continue;
 		pc_kernel_event(&snap, b, e, ev, sizeof(ev));
 		if (!strcmp(ev, kp->event) ||
 		    !same_name_selected(&snap, pats, npatterns, e->group, e->event))
 			continue;
-		snprintf(line, sizeof(line), "del %s", kp->name);
-		if (pc_control_write(line, why, sizeof(why))) {
+		if (pc_probe_delete(kp->name, why, sizeof(why))) {
 			pc_warn("%s: %s keeps its name: %s", cmd, kp->name, why);
 			continue;
 		}

@@ -106,4 +106,15 @@ int pc_disarm_cached(const char *cmd, const struct pc_snapshot *snap, pc_cached_
 /* Write one command line to control; on failure read last_error into @why. */
 int pc_control_write(const char *line, char *why, size_t whylen);
 
+/*
+ * Delete the probe GROUP:EVENT: its kernel events first (its copies', then
+ * its own), which the kernel refuses (EBUSY) while a tracer uses them, then
+ * the module's definition. The module's del alone would lift the write
+ * denial under an event that stays.
+ */
+int pc_probe_delete(const char *name, char *why, size_t whylen);
+
+/* The same for every probe, then control "clear". */
+int pc_probes_clear(char *why, size_t whylen);
+
 #endif /* _PC_ARM_H */

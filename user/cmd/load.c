@@ -93,7 +93,7 @@ static int unload(void)
 	char why[512] = "";
 	int ret;
 
-	ret = pc_control_write("clear", why, sizeof(why));
+	ret = pc_probes_clear(why, sizeof(why));
 	if (ret) {
 		pc_err("unload: %s/control: clear: %s", pc_sysfs_dir(), why[0] ? why : strerror(-ret));
 		if (ret == -EBUSY)

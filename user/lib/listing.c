@@ -111,23 +111,28 @@ static const char *set_path(struct pc_kprobe *p, const char *v)
 
 enum field_kind { F_STATE, F_LONG, F_U64, F_BOOL, F_TYPE, F_BUILD_ID, F_HEX, F_PATH };
 
-/* The fields after GROUP:EVENT and before args=, in the module's order. */
+/*
+ * The fields after GROUP:EVENT and before args=, in the module's order.
+ * consumers= only from modules that had trace events of their own: -1 when
+ * absent.
+ */
 static const struct {
 	const char *key;
 	enum field_kind kind;
 	size_t off;	/* of the member of struct pc_kprobe it sets */
+	bool optional;
 } fields[] = {
-	{ "state", F_STATE, 0 },
-	{ "consumers", F_LONG, offsetof(struct pc_kprobe, consumers) },
-	{ "hits", F_U64, offsetof(struct pc_kprobe, hits) },
-	{ "counting", F_BOOL, offsetof(struct pc_kprobe, counting) },
-	{ "type", F_TYPE, 0 },
-	{ "pid", F_LONG, offsetof(struct pc_kprobe, pid) },
-	{ "unlinked", F_BOOL, offsetof(struct pc_kprobe, unlinked) },
-	{ "build_id", F_BUILD_ID, 0 },
-	{ "offset", F_HEX, offsetof(struct pc_kprobe, offset) },
-	{ "ref_ctr_offset", F_HEX, offsetof(struct pc_kprobe, ref_ctr) },
-	{ "path", F_PATH, 0 },
+	{ "state", F_STATE, 0, false },
+	{ "consumers", F_LONG, offsetof(struct pc_kprobe, consumers), true },
+	{ "hits", F_U64, offsetof(struct pc_kprobe, hits), false },
+	{ "counting", F_BOOL, offsetof(struct pc_kprobe, counting), false },
+	{ "type", F_TYPE, 0, false },
+	{ "pid", F_LONG, offsetof(struct pc_kprobe, pid), false },
+	{ "unlinked", F_BOOL, offsetof(struct pc_kprobe, unlinked), false },
+	{ "build_id", F_BUILD_ID, 0, false },
+	{ "offset", F_HEX, offsetof(struct pc_kprobe, offset), false },
+	{ "ref_ctr_offset", F_HEX, offsetof(struct pc_kprobe, ref_ctr), false },
+	{ "path", F_PATH, 0, false },
 };
 
 /* Field @i of the table from its value @v; NULL or why not. */
@@ -186,9 +191,11 @@ int pc_kprobe_parse(char *line, struct pc_kprobe *p, char *why, size_t len)
 	err = set_name(p, tok);
 	if (err)
 		return bad(why, len, "GROUP:EVENT", err, tok, pos);
+	p->consumers = -1;
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 		size_t kl = strlen(fields[i].key);
-
+		if (fields[i].optional && (strncmp(pos, fields[i].key, kl) || pos[kl] != '='))
+			continue;
 		tok = next_token(&pos);
 		if (strncmp(tok, fields[i].key, kl) || tok[kl] != '=')
 			err = "expected here";
