@@ -17,12 +17,14 @@
  *                                 0400  every probe, one line each (0444 with the
  *                                       module parameter public_probes=1):
  *
- *   GROUP:EVENT state=STATE consumers=N hits=N counting=0|1 type=p|r pid=PID
+ *   GROUP:EVENT state=STATE hits=N counting=0|1 type=p|r pid=PID
  *     unlinked=0|1 build_id=HEX offset=0xHEX ref_ctr_offset=0xHEX path=PATH args=ARGS
  *
  *   on one line, fields in exactly this order; STATE is one of PROBECACHE_STATE_*;
  *   args= is last and ARGS is the rest of the line (empty, or the fetch args in
- *   record syntax: spaces and '=' included). PATH has no white space.
+ *   record syntax: spaces and '=' included). PATH has no white space. (Modules
+ *   that had trace events of their own print consumers=N after
+ *   state=; readers skip it when present.)
  *
  * /proc/probecache_sites (PROBECACHE_SITES_PATH, same mode): every inode each
  * probe is armed on or will be, one line each, the probe's own file first (site=0):
@@ -31,7 +33,7 @@
  *     ino=N path=PATH
  *
  *   STATE of site 0 is the probe's; of another site: armed while the probe is
- *   armed and the site could be (else ERRNO, negative, says why it is not).
+ *   counted and the site could be (else ERRNO, negative, says why it is not).
  *   hits= counts while the
  *   probe is counted; the probe's hits= is the sum of its sites'. PATH is as the
  *   `site` line named it (a /proc/PID/map_files/ or /proc/PID/root/ path for a
@@ -39,18 +41,21 @@
  *
  * Commands written to control:
  *
- *   add RECORD            define: verify, create trace event GROUP/EVENT; nothing armed
- *   del GROUP:EVENT       EBUSY while ftrace, perf, an eprobe or a trigger holds the event
- *   count GROUP:EVENT     start the module's hit counter (a consumer: arms)
- *   nocount GROUP:EVENT   stop it (disarms if it was the last consumer)
- *   clear                 del of every probe; EBUSY naming one in use
+ *   add RECORD            define: verify the file, deny writes to it; nothing armed
+ *   del GROUP:EVENT       delete the definition: writes allowed again
+ *   count GROUP:EVENT     register the module's hit counter on every site (arms)
+ *   nocount GROUP:EVENT   unregister it
+ *   clear                 del of every probe
  *   site GROUP:EVENT PATH another inode with the probe's build-id: verified as add
- *                         verifies, armed with the probe, one more source of its
- *                         event (Documentation/design.md, "Following a build-id")
+ *                         verifies, writes denied, counted with the probe
+ *                         (Documentation/design.md, "Following a build-id")
  *
- * A probe is armed (uprobe registered, writes to its file denied) exactly
- * while it has a consumer: its event enabled in ftrace, a perf event on it,
- * or the counter. perf opens need CAP_PERFMON or CAP_SYS_ADMIN (EACCES).
+ * The module has no trace events. A probe's event is the kernel's own uprobe
+ * event: probecache-resolve defines p|r:GROUP/EVENT on the verified file in
+ * tracefs uprobe_events after add (a copy's: GROUP/EVENT_copyN after site),
+ * and removes it before del, which the kernel refuses while a tracer uses
+ * it. del here does not remove the kernel's event: a writer of control
+ * directly must remove it first, or the file becomes writable under it.
  * A defined probe keeps the module loaded (rmmod EBUSY until clear).
  * See Documentation/ABI/testing/sysfs-kernel-probecache.
  *
