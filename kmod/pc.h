@@ -124,7 +124,6 @@ struct pc_site {
 	char *pathname;			/* as the writer named it */
 	int error;			/* why another site is not armed, or 0 */
 	bool registered;
-	bool transient;			/* named through /proc/PID/: goes with its mappings */
 };
 
 struct pc_probe {

@@ -55,7 +55,6 @@ static struct pc_site *pc_site_new(struct pc_probe *p, const char *pathname,
 	/* As for the probe's own file: writes stay denied while it is a site. */
 	s->path = v.path;
 	s->inode = v.inode;
-	s->transient = str_has_prefix(s->pathname, "/proc/");
 	pc_facts_free(v.facts);
 	kfree(rec);
 	return s;
@@ -131,15 +130,17 @@ int pc_site_add(const char *group, const char *event, const char *pathname,
 }
 
 /*
- * Another site no process maps any more, whose inode has no name left, or
- * was named through /proc/PID/ (map_files, root): a copy in a mount
- * namespace that may be gone with that process, which our reference would
- * keep alive. A copy named by a path stays, as the probe's own file does.
+ * Another site no process maps any more and whose inode has no name left:
+ * nothing can open it for writing again, so the denial may go while the
+ * kernel's event on the copy (the CLI's GROUP/EVENT_copyN) still holds it.
+ * A copy with a name, even one only another mount namespace sees, stays
+ * write-denied until its probe is deleted: the event on it may outlive any
+ * process mapping it.
  */
 static bool pc_site_dead(struct pc_site *s)
 {
 	return s != &s->p->site && !mapping_mapped(s->inode->i_mapping) &&
-	       (s->transient || !READ_ONCE(s->inode->i_nlink));
+	       !READ_ONCE(s->inode->i_nlink);
 }
 
 /*
