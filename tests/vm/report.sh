@@ -93,6 +93,10 @@ fi
 
 if grep -Eq "$splat" "$console" "$tap"; then
 	result 0 "kernel log is clean"
+	# Every report's first line, then the first report: a second report (the one
+	# a test provoked, after an unrelated one at boot) is named even when the
+	# excerpt is all the first one's.
+	grep -Eh "$splat" "$console" "$tap" | head -n 10 | sed 's/^/#   report: /'
 	grep -Eh -B2 -A20 "$splat" "$console" "$tap" | head -n 60 | sed 's/^/#   /'
 else
 	result 1 "kernel log is clean"
