@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * status: the module's version and every defined probe with its state
- * (defined, armed, stale), consumers, whether the module counts its hits and
+ * (defined, armed, stale), whether its kernel event exists (tracefs), whether
+ * the module counts its hits and
  * the hits counted, read from sysfs, and the other copies of its binary it follows
  * (the module's sites). status --stale: cache entries whose binary is gone or changed
  * (what gc would remove).
@@ -15,6 +16,7 @@
 
 #include "armed.h"
 #include "builtin.h"
+#include "kevent.h"
 #include "kload.h"
 #include "ksites.h"
 #include "mapsweep.h"
@@ -122,7 +124,8 @@ static void probe_json(const struct pc_kprobe *p, const struct pc_ksites *ks, bo
 	json_kv("group", p->group, true);
 	json_kv("event", p->event, true);
 	json_kv("state", p->state, true);
-	printf(",\"consumers\":%ld,\"counting\":%s,\"hits\":%" PRIu64, p->consumers,
+	printf(",\"kernel_event\":%s,\"counting\":%s,\"hits\":%" PRIu64,
+	       pc_kevent_exists(p->group, p->event) ? "true" : "false",
 	       p->counting ? "true" : "false", p->hits);
 	json_kv("path", p->path, true);
 	json_kv("build_id", p->build_id, true);
@@ -138,11 +141,8 @@ static void probe_json(const struct pc_kprobe *p, const struct pc_ksites *ks, bo
 
 static void probe_text(const struct pc_kprobe *p)
 {
-	char cons[24] = "?";
-
-	if (p->consumers >= 0)
-		snprintf(cons, sizeof(cons), "%ld", p->consumers);
-	printf("%-40s %-8s %9s %8s %10" PRIu64 "  %s:0x%" PRIx64, p->name, p->state, cons,
+	printf("%-40s %-8s %5s %8s %10" PRIu64 "  %s:0x%" PRIx64, p->name, p->state,
+	       pc_kevent_exists(p->group, p->event) ? "yes" : "no",
 	       p->counting ? "yes" : "no", p->hits, p->path, p->offset);
 	if (p->ref_ctr)
 		printf("(0x%" PRIx64 ")", p->ref_ctr);
@@ -190,7 +190,7 @@ static int show_probes(bool json)
 		printf("probecache %s (%s): %zu probes defined, %s armed\n", version,
 		       pc_sysfs_dir(), k.n, strcmp(armed, "-1") ? armed : "?");
 		if (k.n)
-			printf("%-40s %-8s %9s %8s %10s  %s\n", "PROBE", "STATE", "CONSUMERS",
+			printf("%-40s %-8s %5s %8s %10s  %s\n", "PROBE", "STATE", "EVENT",
 			       "COUNTING", "HITS", "PATH:OFFSET(SEMAPHORE) (BUILD-ID)");
 		for (size_t i = 0; i < k.n; i++) {
 			probe_text(&k.p[i]);
@@ -253,9 +253,9 @@ static int status_help(void)
 {
 	printf("usage: %s status [--stale] [--json]\n\n"
 	       "Show probecache.ko's version and every probe it defines: state (defined:\n"
-	       "a trace event, no uprobe; armed: at least one consumer; stale: the file\n"
-	       "changed since define), consumers (ftrace, perf, BPF and the module's own\n"
-	       "counting), whether it counts hits ('arm'), the hits counted, path,\n"
+	       "verified, writes denied; armed: the module counts its hits; stale: the\n"
+	       "file changed since define), whether its kernel uprobe event exists (what\n"
+	       "perf, ftrace and BPF use), whether it counts hits ('arm'), the hits counted, path,\n"
 	       "offsets and build-id (from %s).\n\n"
 	       "  -s, --stale  instead, list cache entries whose binary is gone or changed\n"
 	       "  -j, --json   JSON output\n"

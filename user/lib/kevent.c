@@ -157,6 +157,14 @@ int pc_kevent_define(const char *record, const struct pc_kevent_file *f,
 	return ret;
 }
 
+bool pc_kevent_exists(const char *group, const char *event)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/events/%s/%s", pc_tracefs_dir(), group, event);
+	return access(path, F_OK) == 0;
+}
+
 int pc_kevent_remove(const char *group, const char *event, char *why, size_t whylen)
 {
 	char line[2 * PROBECACHE_NAME_MAX + 8];

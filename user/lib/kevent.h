@@ -8,6 +8,7 @@
 #ifndef PC_KEVENT_H
 #define PC_KEVENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -27,6 +28,9 @@ struct pc_kevent_file {
  */
 int pc_kevent_define(const char *record, const struct pc_kevent_file *f,
 		     char *why, size_t whylen);
+
+/* Does tracefs list the event GROUP/EVENT? */
+bool pc_kevent_exists(const char *group, const char *event);
 
 /* Remove GROUP/EVENT: 0 (also when there is none), -EBUSY while in use. */
 int pc_kevent_remove(const char *group, const char *event, char *why, size_t whylen);

@@ -8,7 +8,7 @@ P=sdt_rs:tick
 
 pc_load || { not_ok "insmod probecache.ko"; tap_done; exit 1; }
 check "scan rs_sem" probecache-resolve scan $F
-check_eq "the scan defined it, nothing armed" "defined 0" "$(pc_field $P state) $(pc_field $P consumers)"
+check_eq "the scan defined it, nothing armed" "defined 0" "$(pc_field $P state) $(pc_field $P counting)"
 check_eq "defined, not armed: semaphore 0, probe body skipped" "semaphore=0 fired=0" "$($F 5)"
 check "arm sdt_rs:tick" probecache-resolve arm -q sdt_rs:tick
 check_eq "armed: semaphore 1, fired 5 times" "semaphore=1 fired=5" "$($F 5)"

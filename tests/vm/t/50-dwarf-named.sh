@@ -26,7 +26,7 @@ check_eq "add --arm arms the new probe at once" "armed 1" \
 probecache-resolve disarm 'dwapp:chain' > /dev/null 2>&1
 add 'dwapp:work=dw_work n scale label=label:string id=it->id weight=it->weight name=it->name:string nid=it->next->id'
 check_eq "add with the module loaded defines the new probe, arms nothing" "defined 0" \
-	"$(pc_field dwapp:work state) $(pc_field dwapp:work consumers)"
+	"$(pc_field dwapp:work state) $(pc_field dwapp:work counting)"
 add 'dwapp:work_ret=dw_work%return ret=$retval:s64'
 add 'dwapp:pair=dw_pair x y'
 add 'dwapp:sum=dw_sum v0=v[0] v1=v[1] v2=v[2] n=n:u32 t1=dw_table[1]'

@@ -3,7 +3,8 @@
 # tracepoint event, the way bpftrace attaches): exact hits per field value against
 # static kernel tracepoints with known workloads (pc_bpfwork), on both CPUs, signed
 # 32-bit (sign-extended) and unsigned 64-bit fields, a uprobe_events event (a kprobe-type
-# program reading pt_regs), -t mode and its error reports.
+# program reading pt_regs) and probecache's probes, which are such events, -t mode and its
+# error reports.
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
 BC=$PCF/pc_bpfcount
@@ -75,70 +76,43 @@ check_eq "  s8 arg: 2i wraps to negative past 127, sorted signed" \
 	"$(eval "$wrap8")" "$(cat /tmp/ub.out)"
 echo '-:bcu/add' >> $TR/uprobe_events
 
-# probecache's own events (issue 15): BPF tracepoint programs on the record's typed
-# fields, each run a consumer that arms the probe and gives it back.
-if [ "$PC_KERNEL" = 5.10 ]; then
-	diag "5.10: probecache.ko has no trace events there (trace_add_event_call is not exported): its part is not applicable"
-else
-	B=$pc_sdt_BUILD_ID
-	check "insmod" pc_load
-	check "define bc/add" kctl "add p:bc/add $B $S:$pc_sdt_OFF_pc_add a=%di:s32 b=%si:s8 w=%si:u16 q=%di:s64"
-	check "define bc/tick (SDT + semaphore)" kctl "add p:bc/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick) $pc_sdt_SDTARGS_tick"
-	check "define bc/str" kctl "add p:bc/str $B $S:$pc_sdt_SDT_str($pc_sdt_SEM_str) s=+0($pc_sdt_SDTPLACE_str_1):string"
-	check_eq "defined, nothing armed" "defined 0" "$(kget bc:add state) $(cat $PC_SYSFS/nr_armed)"
-	grep 'field:' "$(tev bc:add)/format" | sed 's/^/# /'
-	for cpu in $(seq 0 $((ncpu - 1))); do
-		bc_run pa$cpu -v bc:add a -- $W @$cpu exec sh -c "$S loop 3 && $S loop 2"
-		check_eq "  s32 a, workload on CPU $cpu: exact hits per value" "1 2
+# probecache's probes: their events are the kernel's uprobe events, so BPF attaches as
+# above (kprobe type), to the definition's file; the SDT semaphore is raised while the
+# program is attached; the module's counter and the program each see every hit; the
+# event cannot be deleted while the program holds it (the kernel's EBUSY).
+B=$pc_sdt_BUILD_ID
+check "insmod" pc_load
+check "define bc/add" kdef "p:bc/add $B $S:$pc_sdt_OFF_pc_add a=%di:s32 b=%si:s8 w=%si:u16 q=%di:s64"
+check "define bc/tick (SDT + semaphore)" kdef "p:bc/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick) $pc_sdt_SDTARGS_tick"
+bc_run pa -v bc:add a -- sh -c "$S loop 3 && $S loop 2"
+check_eq "  s32 a: exact hits per value" "1 2
 2 2
-3 1" "$(cat /tmp/pa$cpu.out)"
-	done
-	check "  a tracepoint program on the record (no kprobe program)" \
-		sh -c "grep -q 'field a offset [0-9]* size 4 signed 1' /tmp/pa0.err && ! grep -q kprobe /tmp/pa0.err"
-	check_eq "  consumer gone: defined, nothing armed" "defined 0 0" \
-		"$(kget bc:add state) $(kget bc:add consumers) $(cat $PC_SYSFS/nr_armed)"
-	bc_run pb bc:add b -- $S loop 70
-	check_eq "  s8 b: 2i wraps to negative past 127, sorted signed" "$(eval "$wrap8")" "$(cat /tmp/pb.out)"
-	bc_run pw bc:add w -- $S loop 70
-	check_eq "  u16 w: 2 .. 140 once each" "$(seq 2 2 140 | sed 's/$/ 1/')" "$(cat /tmp/pw.out)"
-	bc_run pq bc:add q -- $S loop 4
-	check_eq "  s64 q: 1 .. 4 once each" "$(seq 1 4 | sed 's/$/ 1/')" "$(cat /tmp/pq.out)"
-	bc_run pt bc:tick a2 -- $S loop 4
-	check_eq "  SDT tick a2 = 3i" "3 1
-6 1
-9 1
-12 1" "$(cat /tmp/pt.out)"
-	bc_run ps bc:tick a1 -- $S sem
-	check_eq "  the BPF consumer raised the SDT semaphore" "sem=1" "$(cat /tmp/ps.cmd)"
-	check_eq "  and it is 0 again" "sem=0" "$($S sem)"
-	$BC bc:str s -- true > /dev/null 2> /tmp/e0
-	check_eq "  string field: exit 1" "1" "$?"
-	check "  refused as not an integer" grep -q 'field s is a string or array (__data_loc char' /tmp/e0
-
-	check "count bc:add" kctl "count bc:add"
-	bc_run pc bc:add a -- $S loop 5
-	check_eq "  counter and BPF program each saw every hit" "5 5" \
-		"$(kget bc:add hits) $(awk '{ n += $2 } END { print n }' /tmp/pc.out)"
-	check_eq "  counter still armed alone" "armed 1" "$(kget bc:add state) $(kget bc:add consumers)"
-	check "nocount bc:add" kctl "nocount bc:add"
-
-	$BC -v bc:add a -t 60 > /tmp/busy.out 2> /tmp/busy.err &
-	bpid=$!
-	wait_for 20 attached /tmp/busy.err
-	check_eq "an attached BPF program is a consumer: armed" "armed 1" \
-		"$(kget bc:add state) $(kget bc:add consumers)"
-	check "  del while it is attached: EBUSY" kfail "del bc:add"
-	check "  last_error says it is in use" grep -q 'in use by ftrace or perf' $PC_SYSFS/last_error
-	$S loop 2 > /dev/null
-	kill -INT $bpid
-	wait $bpid
-	check_eq "  its counts" "1 1
-2 1" "$(cat /tmp/busy.out)"
-	check_eq "  detached: defined, nothing armed" "defined 0" "$(kget bc:add state) $(cat $PC_SYSFS/nr_armed)"
-	check "  del now succeeds" kctl "del bc:add"
-	check "clear" kctl clear
-	check "rmmod" pc_unload
+3 1" "$(cat /tmp/pa.out)"
+bc_run pw bc:add w -- $S loop 70
+check_eq "  u16 w: 2 .. 140 once each" "$(seq 2 2 140 | sed 's/$/ 1/')" "$(cat /tmp/pw.out)"
+bc_run ps bc:tick a1 -- $S sem
+check_eq "  the BPF consumer raised the SDT semaphore" "sem=1" "$(cat /tmp/ps.cmd)"
+check_eq "  and it is 0 again" "sem=0" "$($S sem)"
+check "count bc:add" kctl "count bc:add"
+bc_run pc bc:add a -- $S loop 5
+check_eq "  counter and BPF program each saw every hit" "5 5" \
+	"$(kget bc:add hits) $(awk '{ n += $2 } END { print n }' /tmp/pc.out)"
+check "nocount bc:add" kctl "nocount bc:add"
+$BC -v bc:add a -t 60 > /tmp/busy.out 2> /tmp/busy.err &
+bpid=$!
+wait_for 20 attached /tmp/busy.err
+if kundef bc:add 2> /dev/null; then
+	not_ok "  deleting its event while a program is attached: EBUSY"
+else
+	ok "  deleting its event while a program is attached: EBUSY"
 fi
+check "  the definition stays" pc_listed bc:add
+kill -INT $bpid
+wait $bpid
+check "  detached: deleted" kundef bc:add
+check "delete bc:tick" kundef bc:tick
+check "clear" kctl clear
+check "rmmod" pc_unload
 
 # -t SECONDS: system-wide for a while; SIGINT would end it early.
 $BC -v signal:signal_generate sig -t 4 > /tmp/timed.out 2> /tmp/timed.err &
