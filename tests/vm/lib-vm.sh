@@ -207,3 +207,24 @@ ct_send() {
 	echo "$3" >&"$1"
 	wait_for 20 grep -qx "done $3 total $4" "$2"
 }
+
+# pc_copies_enable 0|1 GROUP:EVENT...: each probe's kernel event and its copies'
+# (EVENT_copyN, one event per followed copy) disabled or enabled in the top instance;
+# with 1, the trace buffer is emptied first.
+pc_copies_enable() {
+	_pc_v=$1
+	shift
+	[ "$_pc_v" = 0 ] || echo > /sys/kernel/tracing/trace
+	for _pc_p; do
+		for _pc_e in "/sys/kernel/tracing/events/${_pc_p%%:*}/${_pc_p#*:}" \
+			"/sys/kernel/tracing/events/${_pc_p%%:*}/${_pc_p#*:}"_copy*; do
+			[ ! -e "$_pc_e/enable" ] || echo "$_pc_v" > "$_pc_e/enable"
+		done
+	done
+}
+
+# pc_perf_sum FILE GROUP:EVENT: the counts of perf stat -x, output FILE for the event and
+# its copies' events, summed
+pc_perf_sum() {
+	awk -F, -v e="$2" '$3 == e || index($3, e "_copy") == 1 { n += $1 } END { print n + 0 }' "$1"
+}

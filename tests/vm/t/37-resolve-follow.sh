@@ -1,8 +1,8 @@
 #!/bin/sh
 # A probe follows its build-id (issue 27), end to end: scan defines the fixture's SDT
 # probes and follows each to every copy a process maps (another path, one deleted
-# while running, one in a private mount namespace); ftrace, perf stat -a and a BPF
-# tracepoint program see exact counts from every copy through the one event; a
+# while running, one in a private mount namespace), each with an event of its own
+# (EVENT_copyN); ftrace and perf stat -a see exact counts from every copy; a
 # re-define adds nothing; define --path keeps a probe to one file; disarm releases
 # every site. Before the follow (38434af) scan sent no site line and the copies'
 # hits were invisible to every consumer (tests/vm/t/23-kmod-sites.sh, same counts).
@@ -29,7 +29,7 @@ cp $S $D/gone
 
 # trace_count PID: lines of $P's event from PID in the trace
 trace_count() {
-	grep -c -- "-$1 .* tick: (" $TR/trace
+	grep -Ec -- "-$1 .* tick(_copy[0-9]+)?: \(" $TR/trace
 }
 
 pc_watch cp $D/copy hitwatch
@@ -67,30 +67,25 @@ check_eq "a re-define follows nothing new" "0" \
 check_eq "  and the module still has 4 sites" 4 "$(grep -c "^$P " $SITES)"
 
 if pc_events; then
-	trace_on $P
+	check_eq "one event per copy" "3" "$(ls -d $TR/events/sdt_pcfix/tick_copy* | wc -l)"
+	pc_copies_enable 1 $P
 	sh /tmp/ticks.sh 3 4 5 6
-	trace_off
-	all=$(grep -c " tick: (" $TR/trace)
+	pc_copies_enable 0 $P
+	all=$(grep -Ec " tick(_copy[0-9]+)?: \(" $TR/trace)
 	c1=$(trace_count $cp)
 	c2=$(trace_count $gn)
 	c3=$(trace_count $ns)
 	check_eq "ftrace: the copy's 3, the deleted one's 4, the namespace's 5, $S's 6" "3 4 5 6" \
 		"$c1 $c2 $c3 $((all - c1 - c2 - c3))"
-	perf stat -a -x, -e $P -o /tmp/stat -- sh /tmp/ticks.sh 6 7 8 9
-	check_eq "perf stat -a: every copy's hits (6+7+8+9)" "30" "$(awk -F, "/$P/ { print \$1 }" /tmp/stat)"
-	if "$PCF/pc_bpfcount" -o /tmp/bc.out $P arg1 -- sh /tmp/ticks.sh 1 2 3 4 > /dev/null 2> /tmp/bc.err; then
-		check_eq "BPF tracepoint program: per value of arg1, from every copy" "1:4 2:3 3:2 4:1" \
-			"$(awk '{ printf "%s%s:%s", s, $1, $2; s = " " }' /tmp/bc.out)"
-	else
-		not_ok "pc_bpfcount $P arg1"
-		sed 's/^/#   /' /tmp/bc.err
-	fi
+	perf stat -a -x, -e "$P*" -o /tmp/stat -- sh /tmp/ticks.sh 6 7 8 9
+	check_eq "perf stat -a -e '$P*': every copy's hits (6+7+8+9)" "30" "$(pc_perf_sum /tmp/stat $P)"
 else
 	diag "no trace events here: ftrace, perf and BPF not run"
 fi
 
 check "disarm every probe of the fixture" probecache-resolve disarm -q 'sdt_pcfix:*'
 check_eq "no site left" "" "$(cat $SITES)"
+check_eq "  no event left, the copies' included" "" "$(ls $TR/events/sdt_pcfix 2> /dev/null | grep tick)"
 cp $S $D/only
 check "define --path: one file" probecache-resolve define -q --path $D/only $P
 check_eq "  one site, that file" "$P site=0 path=$D/only" "$(awk '{ print $1, $2, $NF }' $SITES)"
