@@ -122,8 +122,8 @@ static int select_probes(struct tracer *t, char *const *pats, int npats)
 }
 
 /*
- * Every defined probe is a trace event, except on kernels that do not export
- * trace_add_event_call (Debian 5.10): say which of the two is missing.
+ * Every defined probe has the kernel's uprobe event, unless root removed it
+ * (perf probe -d, a -: line): say which of the two is missing.
  */
 static int check_events(const struct tracer *t)
 {
@@ -139,10 +139,9 @@ static int check_events(const struct tracer *t)
 	snprintf(p, sizeof(p), "%s/%s", t->root, rel);
 	if (access(p, F_OK) == 0)
 		return 0;
-	pc_err("trace: %s is defined in probecache.ko but %s does not exist: this kernel "
-	       "does not export trace_add_event_call (e.g. Debian 5.10), so probecache "
-	       "creates no trace events; count hits with 'arm' and 'status' instead",
-	       t->want.v[0], p);
+	pc_err("trace: %s is defined in probecache.ko but %s does not exist: its uprobe "
+	       "event was removed (perf probe -d, or a -: line in uprobe_events); "
+	       "'%s define %s' makes it again", t->want.v[0], p, pc_prog, t->want.v[0]);
 	return -EOPNOTSUPP;
 }
 
@@ -463,9 +462,7 @@ static void trace_help(void)
 	       "The module must be loaded ('%s load'): trace loads nothing.\n"
 	       "  -p, --pid PID   only hits in process PID (set_event_pid)\n"
 	       "  -h, --help      show this help\n"
-	       "With -- CMD, only CMD's process (and its children) is traced.\n"
-	       "Kernels without trace events for probecache (Debian 5.10) cannot trace:\n"
-	       "use arm and status there.\n", pc_prog, pc_prog);
+	       "With -- CMD, only CMD's process (and its children) is traced.\n", pc_prog, pc_prog);
 }
 
 /* -- needs a CMD; -p PID and -- CMD exclude each other. */
