@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /sys/kernel/probecache/control: split what was written into lines and
- * dispatch each to the parser (record.c) and the probe table (probe.c); add
- * lines are batched (batch.c), errors reported through err.c.
+ * dispatch each to the parser (record.c) and the probe table (probe.c);
+ * errors reported through err.c.
  * Write semantics are documented in include/uapi/linux/probecache.h.
  */
 #include <linux/capability.h>
@@ -14,7 +14,6 @@
 
 #include "pc.h"
 #include "writer.h"
-#include "batch.h"
 
 /* The probe table: see pc.h. */
 DEFINE_MUTEX(pc_lock);
@@ -25,23 +24,22 @@ static LIST_HEAD(pc_writers);
 static DEFINE_MUTEX(pc_writers_lock);
 static unsigned int pc_nr_writers;
 
-/* Verify an add line's record and queue it on @batch. */
-static int pc_apply_add(const struct pc_record *rec, struct pc_batch *batch,
-			struct pc_err *err)
+/* Verify an add line's record and list the probe. */
+static int pc_apply_add(const struct pc_record *rec, struct pc_err *err)
 {
 	struct pc_probe *p = pc_probe_prepare(rec, err);
+	int ret;
 
 	if (IS_ERR(p))
 		return PTR_ERR(p);
-	if (pc_batch_add(batch, p)) {
+	ret = pc_probe_publish(p, err);
+	if (ret)
 		pc_probe_put(p);
-		return pc_err_set(err, -ENOMEM, "event", "out of memory");
-	}
-	return 0;
+	return ret;
 }
 
 static int pc_apply_line(const char *line, size_t len, struct pc_command *cmd,
-			 struct pc_batch *batch, struct pc_err *err)
+			 struct pc_err *err)
 {
 	struct pc_parse_error perr;
 	int ret;
@@ -54,7 +52,7 @@ static int pc_apply_line(const char *line, size_t len, struct pc_command *cmd,
 	}
 	switch (cmd->cmd) {
 	case PC_CMD_ADD:
-		ret = pc_apply_add(&cmd->rec, batch, err);
+		ret = pc_apply_add(&cmd->rec, err);
 		break;
 	case PC_CMD_DEL:
 		ret = pc_probe_del(cmd->group, cmd->event, err);
@@ -110,8 +108,7 @@ static int pc_ctl_hold(struct pc_writer *w, const char *buf, size_t len,
  * part is left as it was, so a rejected line is retried with the same bytes.
  */
 static int pc_ctl_line(struct pc_writer *w, const char *buf, size_t len,
-		       struct pc_command *cmd, struct pc_batch *batch,
-		       struct pc_err *err)
+		       struct pc_command *cmd, struct pc_err *err)
 {
 	const char *line = buf;
 	int ret = pc_ctl_too_long(w, len, err);
@@ -123,7 +120,7 @@ static int pc_ctl_line(struct pc_writer *w, const char *buf, size_t len,
 		line = w->pend;
 		len += w->plen;
 	}
-	return len ? pc_apply_line(line, len, cmd, batch, err) : 0;
+	return len ? pc_apply_line(line, len, cmd, err) : 0;
 }
 
 static void pc_writer_free(struct pc_writer *w)
@@ -203,42 +200,10 @@ static bool pc_ctl_capable(const struct file *file)
 		file_ns_capable(file, &init_user_ns, CAP_SYS_ADMIN));
 }
 
-/*
- * Apply the line of @len bytes at @buf + *@done that a '\n' ends. An add
- * line joins @batch; any other line first publishes the batch, so that it
- * sees the definitions before it applied. Errors are reported here; a
- * failed publish has rewound *@done to the line that failed.
- */
-static int pc_ctl_step(struct pc_writer *w, const char *buf, size_t *done,
-		       size_t len, struct pc_command *cmd,
-		       struct pc_batch *batch)
-{
-	bool batched = pc_ctl_batchable(w, buf + *done, len);
-	struct pc_err err = {};
-	int ret;
-
-	if (!batched) {
-		ret = pc_ctl_flush(w, buf, batch, cmd, done);
-		if (ret)
-			return ret;
-	}
-	ret = pc_ctl_line(w, buf + *done, len, cmd, batch, &err);
-	if (!ret && !batched && batch->n)
-		ret = pc_ctl_publish_now(w, len, batch, cmd, &err);
-	if (ret) {
-		pc_ctl_error(w, &err);
-		return ret;
-	}
-	if (batched)
-		pc_ctl_mark(w, batch, *done, len);
-	return 0;
-}
-
 /* Consume @count bytes of @w's write() at @off; see pc_control_write(). */
 static ssize_t pc_ctl_consume(struct pc_writer *w, const char *buf,
 			      loff_t off, size_t count, struct pc_command *cmd)
 {
-	struct pc_batch batch = {};
 	size_t done = 0, len;
 	struct pc_err err = {};
 	const char *nl;
@@ -259,15 +224,15 @@ static ssize_t pc_ctl_consume(struct pc_writer *w, const char *buf,
 			break;
 		}
 		len = nl - (buf + done);
-		ret = pc_ctl_step(w, buf, &done, len, cmd, &batch);
-		if (ret)
+		ret = pc_ctl_line(w, buf + done, len, cmd, &err);
+		if (ret) {
+			pc_ctl_error(w, &err);
 			break;
+		}
 		w->plen = 0;
 		done += len + 1;
 		w->line++;
 	}
-	/* A failure publishing an earlier line is the one reported. */
-	ret = pc_ctl_flush(w, buf, &batch, cmd, &done) ?: ret;
 	w->next_off = off + done;
 	return done ? done : ret;
 }

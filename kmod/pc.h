@@ -151,14 +151,12 @@ struct pc_probe {
 };
 
 /*
- * The probes one operation works on (a write()'s definitions, a del, a
- * clear): an array of its own, never a list through the probes, since two
+ * The probes one operation works on (a del, a clear, a prune): an array of its own, never a list through the probes, since two
  * writers' operations may hold the same probe at the same time.
  */
 struct pc_batch_ent {
 	struct pc_probe *p;		/* referenced */
 	int ret;			/* what the operation did to it */
-	unsigned int line, start, len;	/* control.c: where its line is */
 };
 
 struct pc_batch {
@@ -197,8 +195,7 @@ void pc_facts_free(struct pc_facts *facts);
 extern unsigned int pc_nr_probes;
 struct pc_probe *pc_probe_prepare(const struct pc_record *rec,
 				  struct pc_err *err);
-int pc_probe_publish(struct pc_batch *b, unsigned int *failed,
-		     struct pc_err *err);
+int pc_probe_publish(struct pc_probe *p, struct pc_err *err);
 int pc_probe_del(const char *group, const char *event, struct pc_err *err);
 int pc_probe_clear(struct pc_err *err);
 int pc_probe_count(const char *group, const char *event, bool on,

@@ -347,11 +347,7 @@ void pc_batch_put(struct pc_batch *b, unsigned int from)
 	*b = (struct pc_batch){};
 }
 
-/*
- * A verified probe, not yet listed: control.c collects the definitions of
- * a write() and lists them together. It stays PC_STATE_DEFINING, which
- * nothing counts, until listed.
- */
+/* A verified probe, not yet listed: PC_STATE_DEFINING, which nothing counts. */
 struct pc_probe *pc_probe_prepare(const struct pc_record *rec,
 				  struct pc_err *err)
 {
@@ -382,26 +378,13 @@ struct pc_probe *pc_probe_prepare(const struct pc_record *rec,
 	return p;
 }
 
-/*
- * List @b's probes in order, stopping at the first that fails: that one and
- * the rest stay unlisted, *@failed is its index and its error is returned,
- * with @err filled. The table now holds the references of the entries
- * before *@failed (all, on success); the caller puts the others
- * (pc_batch_put(b, *failed)).
- */
-int pc_probe_publish(struct pc_batch *b, unsigned int *failed,
-		     struct pc_err *err)
+/* List @p, prepared: the table takes the caller's reference. */
+int pc_probe_publish(struct pc_probe *p, struct pc_err *err)
 {
-	unsigned int n;
-	int ret = 0;
+	int ret = pc_probe_insert(p, err);
 
-	for (n = 0; n < b->n; n++) {
-		ret = pc_probe_insert(b->ent[n].p, err);
-		if (ret)
-			break;
-		atomic_set(&b->ent[n].p->state, PC_STATE_DEFINED);
-	}
-	*failed = n;
+	if (!ret)
+		atomic_set(&p->state, PC_STATE_DEFINED);
 	return ret;
 }
 
