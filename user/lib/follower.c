@@ -12,6 +12,7 @@
 #include "armed.h"
 #include "sitepush.h"
 #include "follower.h"
+#include "kevent.h"
 #include "kload.h"
 #include "pc.h"
 
@@ -166,6 +167,8 @@ static int sites_reload(struct pc_follower *f)
 	}
 	pc_ksites_free(&f->sites);
 	f->sites = k;
+	/* A pruned copy's event holds its deleted inode: it goes too. */
+	pc_kevent_prune_copies(&f->sites);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 
 #include "armed.h"
 #include "kevent.h"
+#include "ksites.h"
 #include "pc.h"
 #include "uprobedef.h"
 
@@ -276,4 +277,76 @@ int pc_kevent_remove_all(const char *group, const char *event, char *why, size_t
 
 	return each_copy(group, event, remove_one, &c) ?:
 	       pc_kevent_remove(group, event, why, whylen);
+}
+
+/* Is @path a site of the probe GROUP:EVENT (@name) in @k? */
+static bool is_site(const struct pc_ksites *k, const char *name, const char *path)
+{
+	for (size_t i = 0; i < k->n; i++)
+		if (!strcmp(k->s[i].name, name) && !strcmp(k->s[i].path, path))
+			return true;
+	return false;
+}
+
+/* Is GROUP:EVENT a probe of @k (site 0 is listed for every probe)? */
+static bool is_probe(const struct pc_ksites *k, const char *name)
+{
+	for (size_t i = 0; i < k->n; i++)
+		if (!strcmp(k->s[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * One uprobe_events line, "p:GROUP/EVENT_copyN PATH:0xOFF...": the copy
+ * event's group and name, its probe's "GROUP:EVENT" and the path; false for
+ * any other line.
+ */
+static bool copy_line(char *line, char **group, char **event, char *name, size_t nlen,
+		      char **path)
+{
+	char *slash, *sp, *colon, *cp;
+
+	if ((line[0] != 'p' && line[0] != 'r') || line[1] != ':')
+		return false;
+	slash = strchr(line, '/');
+	sp = strchr(line, ' ');
+	if (!slash || !sp || slash > sp)
+		return false;
+	*slash = *sp = '\0';
+	colon = strrchr(sp + 1, ':');
+	cp = strstr(slash + 1, "_copy");
+	if (!colon || !cp)
+		return false;
+	*colon = '\0';
+	*group = line + 2;
+	*event = slash + 1;
+	*path = sp + 1;
+	if (strlen(*group) > PROBECACHE_NAME_MAX || cp - *event > PROBECACHE_NAME_MAX)
+		return false;
+	snprintf(name, nlen, "%.*s:%.*s", PROBECACHE_NAME_MAX, *group, (int)(cp - *event),
+		 *event);
+	return copy_number(*event, name + strlen(*group) + 1) != 0;
+}
+
+unsigned int pc_kevent_prune_copies(const struct pc_ksites *k)
+{
+	char path[PATH_MAX], line[PATH_MAX + 512], name[2 * PROBECACHE_NAME_MAX + 2], why[256];
+	char *group, *event, *file;
+	unsigned int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/uprobe_events", pc_tracefs_dir());
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!copy_line(line, &group, &event, name, sizeof(name), &file) ||
+		    !is_probe(k, name) || is_site(k, name, file))
+			continue;
+		n += !pc_kevent_remove(group, event, why, sizeof(why));
+	}
+	fclose(f);
+	return n;
 }

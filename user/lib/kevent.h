@@ -45,6 +45,14 @@ struct pc_kprobe;
 int pc_kevent_define_copy(const struct pc_kprobe *kp, const char *name,
 			  const struct pc_kevent_file *f, char *why, size_t whylen);
 
+/*
+ * Remove the copy events (EVENT_copyN) whose copy is no site of the probe
+ * any more (the module prunes a deleted copy once nothing maps it); one in
+ * use stays until a later call. Returns how many went.
+ */
+struct pc_ksites;
+unsigned int pc_kevent_prune_copies(const struct pc_ksites *k);
+
 /* Remove GROUP/EVENT's copies' events, then GROUP/EVENT: the first error stops. */
 int pc_kevent_remove_all(const char *group, const char *event, char *why, size_t whylen);
 
