@@ -596,11 +596,10 @@ static int define_event(int fd, struct arm_item *it, const struct pc_ksites *ks)
 {
 	struct pc_kevent_file f = { .fd = it->fd };
 	char del[sizeof(it->name) + 8];
-	struct stat st;
 	int ret;
 
 	ret = verified_inode(ks, it->name, &f);
-	if (!ret && (it->fd < 0 || fstat(it->fd, &st) || st.st_dev != f.dev || st.st_ino != f.ino)) {
+	if (!ret && !pc_kevent_same_file(it->fd, it->path, f.dev, f.ino, it->b->build_id)) {
 		ret = -EAGAIN;
 		snprintf(it->why, sizeof(it->why), "%s changed while it was defined; try again",
 			 it->path);

@@ -8,13 +8,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "armed.h"
 #include "kevent.h"
 #include "ksites.h"
 #include "pc.h"
+#include "sdt.h"
 #include "uprobedef.h"
 
 #define DEF_MAX	8192
@@ -63,11 +68,13 @@ static int write_events(const char *line, char *why, size_t whylen)
 	return ret;
 }
 
+/* Does @path name the file open on @f->fd (the verified one)? */
 static bool names_inode(const char *path, const struct pc_kevent_file *f)
 {
-	struct stat st;
+	struct stat st, fst;
 
-	return !stat(path, &st) && st.st_dev == f->dev && st.st_ino == f->ino;
+	return !stat(path, &st) && !fstat(f->fd, &fst) && st.st_dev == fst.st_dev &&
+	       st.st_ino == fst.st_ino;
 }
 
 /* The verified file's program headers, for @+ args. */
@@ -156,6 +163,73 @@ int pc_kevent_define(const char *record, const struct pc_kevent_file *f,
 		ret = define_rec(&cmd->rec, f, why, whylen);
 	free(cmd);
 	return ret;
+}
+
+#define PC_OVERLAYFS_MAGIC	0x794c7630
+
+/* dev:ino of the mapping at @addr in /proc/self/maps. */
+static int mapped_inode(const void *addr, dev_t *dev, ino_t *ino)
+{
+	unsigned long start, end, ino_l;
+	unsigned int maj, min;
+	char line[PATH_MAX + 128];
+	int ret = -ENOENT;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return -errno;
+	while (ret && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %*s %*s %x:%x %lu", &start, &end, &maj, &min,
+			   &ino_l) == 5 && (unsigned long)addr == start) {
+			*dev = makedev(maj, min);
+			*ino = ino_l;
+			ret = 0;
+		}
+	fclose(f);
+	return ret;
+}
+
+int pc_kevent_real_inode(int fd, dev_t *dev, ino_t *ino)
+{
+	struct statfs sfs;
+	struct stat st;
+	void *map;
+	int ret;
+
+	if (fstat(fd, &st) || fstatfs(fd, &sfs))
+		return -errno;
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	if ((unsigned long)sfs.f_type != PC_OVERLAYFS_MAGIC)
+		return 0;
+	map = mmap(NULL, 1, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return -errno;
+	ret = mapped_inode(map, dev, ino);
+	munmap(map, 1);
+	return ret;
+}
+
+bool pc_kevent_overlay_same(int fd, const char *name, const char *build_id)
+{
+	char bid[41];
+	struct statfs sfs;
+
+	return !fstatfs(fd, &sfs) && (unsigned long)sfs.f_type == PC_OVERLAYFS_MAGIC &&
+	       !pc_read_build_id_fd(fd, name, bid) && !strcasecmp(bid, build_id);
+}
+
+bool pc_kevent_same_file(int fd, const char *name, dev_t dev, ino_t ino,
+			 const char *build_id)
+{
+	dev_t d;
+	ino_t i;
+
+	if (fd < 0)
+		return false;
+	if (!pc_kevent_real_inode(fd, &d, &i) && d == dev && i == ino)
+		return true;
+	return pc_kevent_overlay_same(fd, name, build_id);
 }
 
 bool pc_kevent_exists(const char *group, const char *event)

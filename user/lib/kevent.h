@@ -29,6 +29,24 @@ struct pc_kevent_file {
 int pc_kevent_define(const char *record, const struct pc_kevent_file *f,
 		     char *why, size_t whylen);
 
+/*
+ * The real inode behind @fd, the one probecache.ko verifies and lists: what
+ * fstat() says, except on overlayfs, whose file stands for a lower or upper
+ * one (d_real_inode()): a mapping of it, as /proc/self/maps names it.
+ */
+int pc_kevent_real_inode(int fd, dev_t *dev, ino_t *ino);
+
+/*
+ * Is @fd the file probecache.ko verified as @dev:@ino for @build_id? Its real
+ * inode, where a process can see it; on overlayfs from 6.8 on no process can
+ * (maps shows the overlay's inode too), and the content's build-id decides.
+ */
+bool pc_kevent_same_file(int fd, const char *name, dev_t dev, ino_t ino,
+			 const char *build_id);
+
+/* The overlayfs part of that: @fd on overlayfs, its build-id @build_id. */
+bool pc_kevent_overlay_same(int fd, const char *name, const char *build_id);
+
 /* Does tracefs list the event GROUP/EVENT? */
 bool pc_kevent_exists(const char *group, const char *event);
 

@@ -47,20 +47,17 @@ static void copy_event(const char *name, const char *sname, int fd)
 	struct pc_kprobes k = { 0 };
 	const struct pc_kprobe *kp;
 	char why[512] = "";
-	struct stat st;
 	int ret;
 
-	ret = fd < 0 || fstat(fd, &st) ? -EBADF : pc_ksites_read(&ks);
-	if (!ret) {
-		f.dev = st.st_dev;
-		f.ino = st.st_ino;
-		ret = pc_ksites_has(&ks, name, st.st_dev, st.st_ino) ? 0 : -ESTALE;
-	}
+	ret = fd < 0 ? -EBADF : pc_kevent_real_inode(fd, &f.dev, &f.ino);
 	if (!ret)
-		ret = pc_kprobes_read(&k);
+		ret = pc_ksites_read(&ks) ?: pc_kprobes_read(&k);
 	kp = ret ? NULL : pc_kprobes_get(&k, name);
 	if (!ret && !kp)
 		ret = -ENOENT;
+	if (!ret && !pc_ksites_has(&ks, name, f.dev, f.ino) &&
+	    !pc_kevent_overlay_same(fd, sname, kp->build_id))
+		ret = -ESTALE;
 	if (!ret)
 		ret = pc_kevent_define_copy(kp, sname, &f, why, sizeof(why));
 	if (ret)
