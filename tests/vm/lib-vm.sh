@@ -15,7 +15,19 @@ pc_load() {
 # defined probe keeps the module loaded), then rmmod.
 pc_unload() {
 	[ -d "$PC_SYSFS" ] || return 0
-	echo clear > "$PC_SYSFS/control" && rmmod probecache
+	pc_events_remove && echo clear > "$PC_SYSFS/control" && rmmod probecache
+}
+
+# pc_events_remove: every listed probe's kernel uprobe events (its copies', then its
+# own) removed, as probecache-resolve does before "clear"; fails at one in use.
+pc_events_remove() {
+	for _pc_n in $(pc_probes); do
+		for _pc_e in "/sys/kernel/tracing/events/${_pc_n%%:*}/${_pc_n#*:}"_copy* \
+			"/sys/kernel/tracing/events/${_pc_n%%:*}/${_pc_n#*:}"; do
+			[ ! -e "$_pc_e" ] || echo "-:${_pc_n%%:*}/${_pc_e##*/}" \
+				>> /sys/kernel/tracing/uprobe_events || return 1
+		done
+	done
 }
 
 # pc_ctl LINE...: write command lines to control; prints last_error on failure.

@@ -118,6 +118,10 @@ static int define_at(const struct pc_record *rec, const struct pc_elf_info *elf,
 				drop.names[i], drop.why[i]);
 		ret = write_events(line, why, whylen);
 	}
+	if (ret == -EEXIST)
+		snprintf(why + strlen(why), whylen - strlen(why),
+			 " (an event %s/%s is in uprobe_events already: 'perf probe -d %s:%s' removes it)",
+			 rec->group, rec->event, rec->group, rec->event);
 	free(line);
 	return ret;
 }

@@ -82,14 +82,14 @@ echo '-:bcu/add' >> $TR/uprobe_events
 # event cannot be deleted while the program holds it (the kernel's EBUSY).
 B=$pc_sdt_BUILD_ID
 check "insmod" pc_load
-check "define bc/add" kdef "p:bc/add $B $S:$pc_sdt_OFF_pc_add a=%di:s32 b=%si:s8 w=%si:u16 q=%di:s64"
+check "define bc/add" kdef "p:bc/add $B $S:$pc_sdt_OFF_pc_add a=%di:s32 b=%si:s8"
 check "define bc/tick (SDT + semaphore)" kdef "p:bc/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick) $pc_sdt_SDTARGS_tick"
 bc_run pa -v bc:add a -- sh -c "$S loop 3 && $S loop 2"
 check_eq "  s32 a: exact hits per value" "1 2
 2 2
 3 1" "$(cat /tmp/pa.out)"
-bc_run pw bc:add w -- $S loop 70
-check_eq "  u16 w: 2 .. 140 once each" "$(seq 2 2 140 | sed 's/$/ 1/')" "$(cat /tmp/pw.out)"
+bc_run pb bc:add b -- $S loop 70
+check_eq "  s8 b: 2i wraps to negative past 127, sorted signed" "$(eval "$wrap8")" "$(cat /tmp/pb.out)"
 bc_run ps bc:tick a1 -- $S sem
 check_eq "  the BPF consumer raised the SDT semaphore" "sem=1" "$(cat /tmp/ps.cmd)"
 check_eq "  and it is 0 again" "sem=0" "$($S sem)"
