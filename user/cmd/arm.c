@@ -606,14 +606,28 @@ static int define_event(int fd, struct arm_item *it, const struct pc_ksites *ks)
 	} else if (!ret) {
 		ret = pc_kevent_define(it->line, &f, it->why, sizeof(it->why));
 	}
-	if (!ret)
-		return 0;
+	if (!ret || !it->fresh)
+		return it->err = ret;
 	snprintf(del, sizeof(del), "del %s\n", it->name);
 	if (write(fd, del, strlen(del)) < 0)
 		pc_warn("%s: the module keeps a definition without its event: %s", it->name,
 			strerror(errno));
 	it->fresh = false;
 	return it->err = ret;
+}
+
+/* Defined by this call, or before but its event gone (root removed it): make it. */
+static bool needs_event(const struct arm_item *it)
+{
+	char group[PROBECACHE_NAME_MAX + 1];
+	const char *colon = strchr(it->name, ':');
+
+	if (it->err || it->kept || !colon)
+		return false;
+	if (it->fresh)
+		return true;
+	snprintf(group, sizeof(group), "%.*s", (int)(colon - it->name), it->name);
+	return !pc_kevent_exists(group, colon + 1);
 }
 
 static int define_events(int fd, struct arm_item *items, size_t n)
@@ -623,12 +637,12 @@ static int define_events(int fd, struct arm_item *items, size_t n)
 	int ret;
 
 	for (size_t i = 0; i < n; i++)
-		any |= items[i].fresh;
+		any |= needs_event(&items[i]);
 	if (!any)
 		return 0;
 	ret = pc_ksites_read(&ks);
 	for (size_t i = 0; !ret && i < n; i++)
-		if (items[i].fresh)
+		if (needs_event(&items[i]))
 			define_event(fd, &items[i], &ks);
 	pc_ksites_free(&ks);
 	return ret;
