@@ -53,8 +53,7 @@ extern struct list_head pc_probe_list;	/* definition order, under pc_lock */
  */
 enum pc_state {
 	PC_STATE_DEFINING,	/* being verified; not yet listed */
-	PC_STATE_DEFINED,
-	PC_STATE_ARMED,
+	PC_STATE_DEFINED,		/* listed; "armed" while it counts */
 	PC_STATE_DELETED,	/* deleted, waiting for the last reference */
 };
 

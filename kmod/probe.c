@@ -378,14 +378,14 @@ struct pc_probe *pc_probe_prepare(const struct pc_record *rec,
 	return p;
 }
 
-/* List @p, prepared: the table takes the caller's reference. */
+/*
+ * List @p, prepared: the table takes the caller's reference. Verified
+ * already, it may be counted as soon as a lookup finds it.
+ */
 int pc_probe_publish(struct pc_probe *p, struct pc_err *err)
 {
-	int ret = pc_probe_insert(p, err);
-
-	if (!ret)
-		atomic_set(&p->state, PC_STATE_DEFINED);
-	return ret;
+	atomic_set(&p->state, PC_STATE_DEFINED);
+	return pc_probe_insert(p, err);
 }
 
 int pc_probe_count(const char *group, const char *event, bool on,
