@@ -163,6 +163,16 @@ $(for i in $(seq 70); do printf '[    1.6]  frame%d\\\n' "$i"; done)[   30.0] BU
 report_fails "report.sh fails a run with two KASAN reports" "$tmp/vm/two" "kernel log is clean"
 check "... and names the second one, past the first one's excerpt" \
 	grep -q '^#   report: .*slab-use-after-free in pc_uaf_read' <<< "$out"
+# run.sh boots again once on a report before /init ran (pc_boot_report), not after.
+. "$top/tests/vm/splat.sh"
+vmlogs "$tmp/vm/early" && sed -i '1a [    0.5] BUG: KASAN: wild-memory-access in do_raw_spin_lock' "$tmp/vm/early/console.log"
+check_eq "a report before VM-START is the boot's own (run.sh boots again once)" \
+	"[    0.5] BUG: KASAN: wild-memory-access in do_raw_spin_lock" \
+	"$(pc_boot_report "$tmp/vm/early/console.log")"
+check "a report after VM-START is not (the run fails)" \
+	sh -c "! (. '$top/tests/vm/splat.sh'; pc_boot_report '$tmp/vm/hung/console.log')"
+check "a clean boot has none" \
+	sh -c "! (. '$top/tests/vm/splat.sh'; pc_boot_report '$tmp/vm/good/console.log')"
 vmlogs "$tmp/vm/killed" 143
 report_fails "report.sh fails a script killed at its limit" "$tmp/vm/killed" "killed at its 78 s limit"
 

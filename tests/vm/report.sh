@@ -6,13 +6,9 @@
 set -uo pipefail
 kernel=$1 tap=$2 console=$3
 
-# Kernel reports that fail a run even when every test said ok. Stalls and hung tasks
-# are included: the debug kernel's thresholds are scaled to the measured speed (init).
-splat='BUG:|WARNING:|KASAN:|Kernel panic|Oops|general protection fault|'\
-'sleeping function called from invalid context|INFO: possible|INFO: trying to register|'\
-'INFO: lockdep|inconsistent lock state|circular locking dependency|'\
-'suspicious RCU usage|unreferenced object|UBSAN:|watchdog: BUG|hung_task|'\
-'self-detected stall|rcu: INFO:|INFO: rcu_|blocked for more than|INFO: task .* blocked'
+# Kernel reports that fail a run even when every test said ok.
+. "$(dirname "$0")/splat.sh"
+splat=$PC_SPLAT
 
 touch "$tap" "$console"
 awk -v k="$kernel" -v raw="${VM_RAW:-}" '
