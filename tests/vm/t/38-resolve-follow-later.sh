@@ -99,8 +99,11 @@ if pc_events; then
 	tick bd 6
 	pc_copies_enable 0 $P $Q
 	n() { grep -Ec -- "-$1 .* tick(_copy[0-9]+)?: \(" $TR/trace; }
+	got="$(n $la) $(n $ct) $(n $dl) $(n $bd)"
 	check_eq "ftrace: 3 from the later process, 4 from the container, 5 from the dlopen, 0 from the bad copy" \
-		"3 4 5 0" "$(n $la) $(n $ct) $(n $dl) $(n $bd)"
+		"3 4 5 0" "$got"
+	[ "$got" = "3 4 5 0" ] ||
+		diag "events: $(ls $TR/events/sdt_pcfix $TR/events/sdt_pcdl | tr '\n' ' '); follow: $(cat /tmp/follow.err)"
 	{
 		echo 'outs() { cat /tmp/la.out /tmp/ct.out /tmp/dl.out | wc -l; }'
 		echo 'w=$(($(outs) + 3))'
