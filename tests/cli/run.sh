@@ -4,9 +4,12 @@
 # and read from a fake sysfs tree (PROBECACHE_SYSFS) and its probe listing
 # (PROBECACHE_PROC/probecache_probes, one line a probe). The lazy-arming commands
 # (define, arm = define + count, disarm and its EBUSY, scan/add defining,
-# preload markers, trace's refusals) run against tests/cli/fakemod.c, an
-# LD_PRELOAD stand-in that applies control lines to the fake listing as the
-# module's ABI says. Real arming is in the VM.
+# preload markers, trace's refusals, the copies' events) run against
+# tests/cli/fakemod.c, an LD_PRELOAD stand-in that applies control lines to the
+# fake listings as the module's ABI says, and uprobe_events lines to a fake
+# tracefs (PROBECACHE_TRACEFS) as the kernel does: what the kernel's uprobe event
+# of each probe is, and that it goes before the module's del. Real arming is in
+# the VM.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/lib/tap.sh"
 
@@ -14,7 +17,7 @@ if [ -z "${PC_BIN:-}" ]; then
 	make -s -C "$top/user" >/dev/null || { echo "Bail out! cannot build user/"; exit 1; }
 	PC_BIN=$top/user/probecache-resolve
 fi
-make -s -C "$top/tests/fixtures" build/rs_sem build/rs_twin build/rs_ver_v1 build/rs_ver_v2 build/dw_app >/dev/null || { echo "Bail out! cannot build fixtures"; exit 1; }
+make -s -C "$top/tests/fixtures" build/rs_sem build/rs_twin build/rs_ver_v1 build/rs_ver_v2 build/dw_app build/sdt_args_nopie >/dev/null || { echo "Bail out! cannot build fixtures"; exit 1; }
 FX=$top/tests/fixtures/build
 T=$(mktemp -d /tmp/pc-cli.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -273,14 +276,28 @@ check_eq "clash B: both versions listed under the same path" 2 \
 	"$(pc list "sdt_rs_ver:step@$app" | grep -c "^$app (")"
 
 mkdir -p "$T/sys" "$T/tracefs" "$T/proc"
-: > "$T/sys/control"; : > "$T/proc/probecache_probes"
+: > "$T/sys/control"; : > "$T/proc/probecache_probes"; : > "$T/tracefs/uprobe_events"
 export PROBECACHE_SYSFS=$T/sys
+# site_line NAME PATH: the module's site 0 of NAME, on the inode at PATH (what a plain
+# file cannot answer to an add; the CLI defines the kernel's event only on that inode)
+site_line() {
+	echo "$1 site=0 state=defined hits=0 error=0 unlinked=0 dev=$(stat -c '%Hd:%Ld ino=%i' "$2") path=$2"
+}
+site_line sdt_rs_ver:step "$app" > "$T/proc/probecache_sites"
 out=$(pc arm "sdt_rs_ver:step@$app" 2>&1)
 check "clash B: arm says which build-id it chose and why" \
 	grep -q "arming $v2, the one the file has now ($v1 is stale)" <<< "$out"
 check_eq "clash B: only the current version's record is written" \
 	"add p:sdt_rs_ver/step $v2 $app:" "$(grep '^add ' "$T/sys/control" | cut -d: -f1-3 | sed 's/0x.*//')"
+check_eq "  its kernel event defined on the verified file, as the record says" \
+	"$(grep '^add ' "$T/sys/control" | cut -d' ' -f2,4-)" "$(cat "$T/tracefs/uprobe_events")"
 check_eq "arm then starts counting it" "count sdt_rs_ver:step" "$(grep -v '^add ' "$T/sys/control")"
+: > "$T/sys/control"; : > "$T/tracefs/uprobe_events"
+site_line sdt_rs_ver:step "$FX/rs_ver_v2" > "$T/proc/probecache_sites"
+check_eq "the module's site 0 another inode than the file the CLI opened: exit 1, the add undone, no event" \
+	"1 add del||sdt_rs_ver:step ($app): kernel: $app changed while it was defined; try again" \
+	"$(pc arm "sdt_rs_ver:step@$app" > /dev/null 2> "$T/arm.err"; echo $?) $(cut -d' ' -f1 "$T/sys/control" | paste -sd' ')|$(cat "$T/tracefs/uprobe_events")|$(sed 's/^probecache-resolve: //' "$T/arm.err")"
+rm "$T/proc/probecache_sites"
 
 : > "$T/sys/control"
 pc arm -p 4242 'sdt_libstdcxx:throw' >/dev/null 2>&1
@@ -375,14 +392,19 @@ check_eq "after gc nothing is stale" "nothing stale in $T/cache" "$(pc status --
 # ---- fake sysfs and listing: status, disarm, --available ----
 lst=$T/proc/probecache_probes
 echo 0.1 > "$T/sys/version"; echo 1 > "$T/sys/nr_probes"; echo 1 > "$T/sys/nr_armed"
-throw_line="sdt_libstdcxx:throw state=armed consumers=2 hits=7 counting=1 type=p pid=0 unlinked=0 build_id=$(bid "$real") offset=0xa90a1 ref_ctr_offset=0x0 path=$real args=arg1=%di:u64 arg2=%si:u64"
+throw_line="sdt_libstdcxx:throw state=armed hits=7 counting=1 type=p pid=0 unlinked=0 build_id=$(bid "$real") offset=0xa90a1 ref_ctr_offset=0x0 path=$real args=arg1=%di:u64 arg2=%si:u64"
 echo "$throw_line" > "$lst"
+mkdir -p "$T/tracefs/events/sdt_libstdcxx/throw"	# its kernel uprobe event
 out=$(pc status)
 check "status shows module version and probe counts" grep -q "^probecache 0.1 (.*): 1 probes defined, 1 armed" <<< "$out"
-check "status shows state, consumers, counting and hits" grep -qE '^sdt_libstdcxx:throw +armed +2 +yes +7 ' <<< "$out"
-check "status --json is valid with state, consumers, counting and hits" sh -c \
+check "status shows state, that its kernel event exists, counting and hits" grep -qE '^sdt_libstdcxx:throw +armed +yes +yes +7 ' <<< "$out"
+check "status --json is valid with state, kernel_event, counting and hits" sh -c \
 	"'$PC_BIN' status --json | python3 -c 'import json,sys; d=json.load(sys.stdin); p=d[\"probes\"][0]; \
-assert (p[\"state\"],p[\"consumers\"],p[\"counting\"],p[\"hits\"],d[\"nr_armed\"])==(\"armed\",2,True,7,1)'"
+assert (p[\"state\"],p[\"kernel_event\"],p[\"counting\"],p[\"hits\"],d[\"nr_armed\"])==(\"armed\",True,True,7,1)'"
+rmdir "$T/tracefs/events/sdt_libstdcxx/throw"	# removed behind the CLI's back (perf probe -d)
+check "  an event removed from tracefs: EVENT no, kernel_event false" sh -c \
+	"'$PC_BIN' status | grep -qE '^sdt_libstdcxx:throw +armed +no +yes +7 ' &&
+	 '$PC_BIN' status --json | python3 -c 'import json,sys; assert json.load(sys.stdin)[\"probes\"][0][\"kernel_event\"] is False'"
 # The module's sites (issue 27): the copies a probe follows, under it. Before
 # status read them (3be924f), none of these passed.
 printf '%s\n' "sdt_libstdcxx:throw site=0 state=armed hits=5 error=0 unlinked=0 dev=8:1 ino=12 path=$real" \
@@ -419,23 +441,26 @@ check_eq "disarm --keep-defined writes nocount GROUP:EVENT" "nocount sdt_libstdc
 : > "$T/sys/control"
 
 # the listing parser: every field of a line; args is the rest of the line
-# json_probes: each listed probe as NAME|STATE|CONSUMERS|COUNTING|HITS|PID|UNLINKED|BUILD_ID|OFFSET|REF|PATH|ARGS
+# json_probes: each listed probe as NAME|STATE|KERNEL_EVENT|COUNTING|HITS|PID|UNLINKED|BUILD_ID|OFFSET|REF|PATH|ARGS
 json_probes() {
 	"$PC_BIN" status --json | python3 -c 'import json,sys
 for p in json.load(sys.stdin)["probes"]:
 	p["args"] = " ".join("%s=%s:%s" % (a["name"], a["location"], a["type"]) for a in p["args"])
-	print("|".join(str(p[k]) for k in ("name","state","consumers","counting","hits","pid","unlinked","build_id","offset","ref_ctr","path","args")))'
+	print("|".join(str(p[k]) for k in ("name","state","kernel_event","counting","hits","pid","unlinked","build_id","offset","ref_ctr","path","args")))'
 }
+mkdir -p "$T/tracefs/events/g/sp"
+# g:sp as a module with trace events of its own printed it: consumers= after state=
 {
 	echo "$throw_line"
-	echo "g:e state=defined consumers=0 hits=18446744073709551615 counting=0 type=r pid=42 unlinked=1 build_id=00AB offset=0x10 ref_ctr_offset=0x4010 path=/x args="
+	echo "g:e state=defined hits=18446744073709551615 counting=0 type=r pid=42 unlinked=1 build_id=00AB offset=0x10 ref_ctr_offset=0x4010 path=/x args="
 	echo "g:sp state=stale consumers=1 hits=0 counting=0 type=p pid=0 unlinked=0 build_id=ab offset=0x0 ref_ctr_offset=0x0 path=/y args=a=%di:s32  b=+8(%sp):u64 x=y= "
 } > "$lst"
-check_eq "listing: every field parsed; build-id lower-cased; empty args; args with spaces and '=' (JSON: a list, u64 where no type)" \
-	"g:e|defined|0|False|18446744073709551615|42|True|00ab|16|16400|/x|
-g:sp|stale|1|False|0|0|False|ab|0|0|/y|a=%di:s32 b=+8(%sp):u64 x=y=:u64
-sdt_libstdcxx:throw|armed|2|True|7|0|False|$(bid "$real")|692385|0|$real|arg1=%di:u64 arg2=%si:u64" \
+check_eq "listing: every field parsed; build-id lower-cased; empty args; args with spaces and '='; an older module's consumers= skipped (JSON: a list, u64 where no type)" \
+	"g:e|defined|False|False|18446744073709551615|42|True|00ab|16|16400|/x|
+g:sp|stale|True|False|0|0|False|ab|0|0|/y|a=%di:s32 b=+8(%sp):u64 x=y=:u64
+sdt_libstdcxx:throw|armed|False|True|7|0|False|$(bid "$real")|692385|0|$real|arg1=%di:u64 arg2=%si:u64" \
 	"$(json_probes)"
+rm -r "$T/tracefs/events"
 check_eq "  status --json counts the listed probes" 3 "$("$PC_BIN" status --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["probes"]))')"
 : > "$lst"
 check_eq "an empty listing: no probes, exit 0" "0 probecache 0.1 ($T/sys): 0 probes defined, 1 armed" \
@@ -447,7 +472,7 @@ bad_listing() {
 	check_eq "malformed listing, $1: exit 1, error names file, line and field" \
 		"1 probecache-resolve: $lst:2: $3" "$(pc status > /dev/null 2> "$T/st.err"; echo $?) $(cat "$T/st.err")"
 }
-g='g:e state=defined consumers=0 hits=0 counting=0 type=p pid=0 unlinked=0 build_id=ab'
+g='g:e state=defined hits=0 counting=0 type=p pid=0 unlinked=0 build_id=ab'
 bad_listing "line cut short" "$g offset=0x1\n" "ref_ctr_offset: missing (the line ends before it)"
 bad_listing "last line without its newline" "$g offset=0x1 ref_ctr_offset=0x0 path=/x args=a=%%di" \
 	"no newline at its end: cut short"
@@ -457,8 +482,10 @@ bad_listing "a number that is not one" "${g/hits=0/hits=7x} offset=0x1 ref_ctr_o
 bad_listing "a number out of range" "${g/hits=0/hits=18446744073709551616} offset=0x1 ref_ctr_offset=0x0 path=/x args=\n" \
 	"hits: out of range: 'hits=18446744073709551616'"
 bad_listing "offset without 0x" "$g offset=1 ref_ctr_offset=0x0 path=/x args=\n" "offset: want 0x and hex digits: 'offset=1'"
-bad_listing "fields out of order" "${g/consumers=0 hits=0/hits=0 consumers=0} offset=0x1 ref_ctr_offset=0x0 path=/x args=\n" \
-	"consumers: expected here: 'hits=0'"
+bad_listing "fields out of order" "${g/hits=0 counting=0/counting=0 hits=0} offset=0x1 ref_ctr_offset=0x0 path=/x args=\n" \
+	"hits: expected here: 'counting=0'"
+bad_listing "an older module's consumers= anywhere but after state=" "${g/hits=0 counting=0/hits=0 consumers=0 counting=0} offset=0x1 ref_ctr_offset=0x0 path=/x args=\n" \
+	"counting: expected here: 'consumers=0'"
 bad_listing "two spaces" "${g/ hits/  hits} offset=0x1 ref_ctr_offset=0x0 path=/x args=\n" \
 	"hits: empty (two spaces in a row)"
 bad_listing "an odd build-id" "${g/build_id=ab/build_id=abc} offset=0x1 ref_ctr_offset=0x0 path=/x args=\n" \
@@ -804,12 +831,18 @@ done
 check "man examples: some run ($ran), the rest skipped with a reason ($skipped)" test "$ran" -ge 10
 
 # ---- lazy arming against the fake module (fakemod.so) ----
+# fakemod also plays the kernel's tracefs uprobe_events: a p:/r: line makes
+# events/GROUP/EVENT, a -: line removes it (EBUSY while events/GROUP/EVENT/in_use
+# exists: how these checks play perf, ftrace or BPF holding the event). Every line
+# written to control or uprobe_events is journaled in order in $F/ops.
 F=$T/fk
 mkdir -p "$F/sys" "$F/etc" "$F/run" "$F/tracefs" "$F/proc"
 FL=$F/proc/probecache_probes
 : > "$F/sys/control"; echo 0 > "$F/sys/nr_probes"; echo 0.1 > "$F/sys/version"; : > "$FL"
+: > "$F/tracefs/uprobe_events"
 export PROBECACHE_TRACEFS=$F/tracefs
 export PROBECACHE_PROC=$F/proc
+export PROBECACHE_FAKEMOD_LOG=$F/ops
 fk() { env PROBECACHE_SYSFS="$F/sys" LD_PRELOAD="$T/fakemod.so" "$PC_BIN" "$@"; }
 fkrc() { fk "$@" > "$T/fk.out" 2> "$T/fk.err"; echo $?; }
 # probe NAME KEY: KEY of NAME's line in the fake listing (the ABI's own recipe)
@@ -818,13 +851,35 @@ probe() {
 		if (k == "args") { sub(/^[^ ]* .* args=/, ""); print } else print substr($i, length(k) + 2)
 		exit } }' "$FL"
 }
-# setp NAME KEY VALUE: what a perf or BPF consumer would change in the module
-setp() {
-	awk -v n="$1" -v k="$2" -v v="$3" '$1 == n { for (i = 2; i <= NF; i++)
-		if (index($i, k "=") == 1) { $i = k "=" v; break } } { print }' "$FL" > "$FL.new" &&
-		mv "$FL.new" "$FL"
-}
 listed() { [ -n "$(awk -v n="$1" '$1 == n' "$FL")" ] && echo yes || echo no; }
+evdir() { echo "$F/tracefs/events/${1%%:*}/${1#*:}"; }
+# ev GROUP:EVENT: does the kernel's uprobe event GROUP/EVENT exist?
+ev() { [ -d "$(evdir "$1")" ] && echo yes || echo no; }
+# busy GROUP:EVENT / idle GROUP:EVENT: perf (ftrace, BPF) starts / stops using its event
+busy() { : > "$(evdir "$1")/in_use"; }
+idle() { rm -f "$(evdir "$1")/in_use"; }
+# uline GROUP:EVENT: the uprobe_events line the add sent for it asks for: the record
+# without build-id and pid= (the module counts for one pid; the event has no filter)
+uline() {
+	local g=${1%%:*} e=${1#*:}
+	grep "^add [pr]:$g/$e " "$F/sys/control" | tail -n 1 | cut -d' ' -f2,4- | sed 's/ pid=[0-9]*//'
+}
+# written: the lines uprobe_events accepted since the journal was emptied
+written() { sed -n 's/^uprobe_events //p' "$F/ops" | grep -v ' -> E[A-Z]*$'; }
+# jr GROUP:EVENT: the journal's lines about it, in order, as "control COMMAND" or
+# "uprobe_events p:" ("r:", "-:"), each followed by " -> ERRNO" if refused
+jr() {
+	awk -v a="$1" -v b="${1%%:*}/${1#*:}" '{
+		for (i = 2; i <= 3; i++) if ($i == a || $i ~ ("^[-pr]:" b "$")) {
+			w = $1 " " ($1 == "control" ? $2 : substr($2, 1, 2))
+			if ($(NF - 1) == "->") w = w " -> " $NF
+			print w; next } }' "$F/ops" | paste -sd'|'
+}
+# fresh: the module reloaded, no uprobe events left
+fresh() {
+	: > "$FL"; : > "$F/proc/probecache_sites"; echo 0 > "$F/sys/nr_probes"; : > "$F/sys/control"
+	rm -rf "$F/tracefs/events"; : > "$F/tracefs/uprobe_events"; : > "$F/tracefs/error_log"; : > "$F/ops"
+}
 cp "$FX/rs_sem" "$T/tree/rs_sem"
 sem_bid=$(bid "$T/tree/rs_sem")
 
@@ -835,18 +890,31 @@ alw=$(cut -d' ' -f1 "$FL" | grep '^sdt_rs:always')
 check_eq "  under the clash-A name where rs_twin has the same probe" "sdt_rs:always_${sem_bid:0:8}" "$alw"
 check_eq "  and says so" "scan: 2 defined in probecache.ko, 0 already, 0 skipped, 0 failed" \
 	"$(tail -n 1 "$T/fk.out")"
-check_eq "  state defined, no consumer, not counting" "defined 0 0" \
-	"$(probe sdt_rs:tick state) $(probe sdt_rs:tick consumers) $(probe sdt_rs:tick counting)"
-: > "$F/sys/control"
+check_eq "  state defined, its kernel event made, not counting" "defined yes 0" \
+	"$(probe sdt_rs:tick state) $(ev sdt_rs:tick) $(probe sdt_rs:tick counting)"
+check_eq "  each kernel event: p:GROUP/EVENT PATH:0xOFF(0xREF) ARGS, the record's path, offsets and args" \
+	"$(uline sdt_rs:tick)|$(uline "$alw")" "$(written | paste -sd'|')"
+check "  (the record's, not empty)" grep -q "^p:sdt_rs/tick $T/tree/rs_sem:0x[0-9a-f]*(0x[0-9a-f]*) arg1=%[a-z]*:s32 arg2=%[a-z]*:s32$" <<< "$(written)"
+check_eq "  uprobe_events lists them as the kernel does (offset 0x%016lx)" \
+	"$(written | python3 -c 'import re,sys; sys.stdout.write(re.sub(r":0x([0-9a-f]+)", lambda m: ":0x%016x" % int(m.group(1), 16), sys.stdin.read()))')" \
+	"$(cat "$F/tracefs/uprobe_events")"
+check_eq "  each event written once the module accepted the add" \
+	"control add|uprobe_events p:,control add|uprobe_events p:" "$(jr sdt_rs:tick),$(jr "$alw")"
+check_eq "  site 0 of each: the record's file, its dev and inode" \
+	"$(stat -c '%Hd:%Ld ino=%i' "$T/tree/rs_sem") path=$T/tree/rs_sem" \
+	"$(grep '^sdt_rs:tick site=0 ' "$F/proc/probecache_sites" | sed 's/.* dev=/dev=/; s/^dev=//')"
+: > "$F/sys/control"; : > "$F/ops"
 check_eq "a rescan: exit 0, both already defined" "0 scan: 0 defined in probecache.ko, 2 already, 0 skipped, 0 failed" \
 	"$(fkrc scan "$T/tree/rs_sem") $(tail -n 1 "$T/fk.out")"
-: > "$FL"; echo 0 > "$F/sys/nr_probes"; : > "$F/sys/control"
+check_eq "  no event written again" "" "$(written)"
+fresh
 check_eq "scan --no-define with the module loaded writes nothing" "0 " \
 	"$(fkrc scan --no-define "$T/tree/rs_sem") $(cat "$F/sys/control")"
 
 check_eq "define: exit 0" 0 "$(fkrc define sdt_rs:tick)"
 check_eq "  says what it defined" "defined sdt_rs:tick ($T/tree/rs_sem)" "$(head -n 1 "$T/fk.out")"
 check_eq "  sends add only, no count" "add" "$(cut -d' ' -f1 "$F/sys/control" | paste -sd' ')"
+check_eq "  then defines the kernel's event as the record says" "$(uline sdt_rs:tick)" "$(written)"
 tick_args=$(cut -d' ' -f5- "$F/sys/control")
 check "  the fake listing holds the record's args (spaces and '=')" grep -qx 'arg1=%[a-z]*:s32 arg2=%[a-z]*:s32' <<< "$(probe sdt_rs:tick args)"
 check_eq "  status reads them back whole from the listing" "$tick_args" \
@@ -857,34 +925,55 @@ check_eq "define again: already defined, exit 0" "0 0 defined, 1 already defined
 check_eq "arm of a defined probe: exit 0" 0 "$(fkrc arm sdt_rs:tick)"
 check_eq "  sends add (EEXIST, the same probe) then count" "count sdt_rs:tick" "$(cat "$F/sys/control")"
 check_eq "  reports it armed" "armed sdt_rs:tick ($T/tree/rs_sem)" "$(head -n 1 "$T/fk.out")"
-check_eq "  module: armed, 1 consumer, counting" "armed 1 1" \
-	"$(probe sdt_rs:tick state) $(probe sdt_rs:tick consumers) $(probe sdt_rs:tick counting)"
+check_eq "  module: armed, counting; the event stays" "armed 1 yes" \
+	"$(probe sdt_rs:tick state) $(probe sdt_rs:tick counting) $(ev sdt_rs:tick)"
 check_eq "arm again: already armed, nothing sent" "0 0 armed, 1 already armed, 0 skipped, 0 failed|" \
 	"$(: > "$F/sys/control"; fkrc arm sdt_rs:tick) $(tail -n 1 "$T/fk.out")|$(cat "$F/sys/control")"
 check_eq "arm of an undefined probe defines and counts it" "add count" \
 	"$(: > "$F/sys/control"; fk arm -q "sdt_rs:always@$T/tree/rs_sem"; cut -d' ' -f1 "$F/sys/control" | paste -sd' ')"
+check_eq "  the event made between the add and the count" "control add|uprobe_events p:|control count" "$(jr "$alw")"
 
-# a perf/ftrace consumer beside the counter: del is refused, nothing lost
-setp sdt_rs:tick consumers 2
+# perf, ftrace or BPF use the event: the kernel refuses its removal, nothing lost
+busy sdt_rs:tick
+: > "$F/ops"
 check_eq "disarm while perf holds the event: exit 1" 1 "$(fkrc disarm sdt_rs:tick)"
-check_eq "  names the probe, perf/ftrace, the consumers and that nothing changed" \
-	"probecache-resolve: sdt_rs:tick ($T/tree/rs_sem): in use by perf, ftrace or a BPF program (consumers 2): not deleted, nothing changed; run disarm again once they have stopped" \
+check_eq "  names the probe, perf/ftrace and that nothing changed" \
+	"probecache-resolve: sdt_rs:tick ($T/tree/rs_sem): in use by perf, ftrace or a BPF program: not deleted, nothing changed; run disarm again once they have stopped" \
 	"$(cat "$T/fk.err")"
 check_eq "  summary counts it in use" "0 disarmed, 1 in use (unchanged), 0 already gone" "$(tail -n 1 "$T/fk.out")"
-check_eq "  the probe is still there, still counting" "armed 1" \
-	"$(probe sdt_rs:tick state) $(probe sdt_rs:tick counting)"
-setp sdt_rs:tick consumers 1
+check_eq "  the probe is still there, still counting, its event too" "armed 1 yes" \
+	"$(probe sdt_rs:tick state) $(probe sdt_rs:tick counting) $(ev sdt_rs:tick)"
+check_eq "  the kernel refused the event's removal; the module's del never sent" \
+	"uprobe_events -: -> EBUSY" "$(jr sdt_rs:tick)"
+idle sdt_rs:tick
+: > "$F/ops"
 check_eq "disarm again once perf is gone: exit 0" 0 "$(fkrc disarm sdt_rs:tick)"
-check_eq "  the probe is deleted" no "$(listed sdt_rs:tick)"
-check_eq "disarm --keep-defined: stops counting, keeps the event" "0 defined 0 0" \
-	"$(fkrc disarm -k "$alw") $(probe "$alw" state) $(probe "$alw" counting) $(probe "$alw" consumers)"
+check_eq "  the probe is deleted, its event too" "no no" "$(listed sdt_rs:tick) $(ev sdt_rs:tick)"
+check_eq "  the event removed before the module's del (which lifts the write denial)" \
+	"uprobe_events -:|control del" "$(jr sdt_rs:tick)"
+check_eq "disarm --keep-defined: stops counting, keeps the event" "0 defined 0 yes" \
+	"$(fkrc disarm -k "$alw") $(probe "$alw" state) $(probe "$alw" counting) $(ev "$alw")"
 check_eq "  again: nothing to stop, exit 0" "0 $alw ($T/tree/rs_sem): not counting" \
 	"$(fkrc disarm -k "$alw") $(head -n 1 "$T/fk.out")"
-setp "$alw" consumers 1
+busy "$alw"
+: > "$F/ops"
 check_eq "unload while perf holds a probe: exit 1, nothing unloaded" 1 "$(fkrc unload)"
 check "  says why" grep -q "perf, ftrace or a BPF program still uses some probes" "$T/fk.err"
-setp "$alw" consumers 0
-fk disarm -q 'sdt_rs:*'
+check_eq "  the probe and its event stay, no clear sent" "yes yes|uprobe_events -:sdt_rs/${alw#*:} -> EBUSY" \
+	"$(listed "$alw") $(ev "$alw")|$(paste -sd'|' "$F/ops")"
+idle "$alw"
+: > "$F/ops"
+fkrc unload > /dev/null	# no module to remove on this host: only its clear is looked at
+check_eq "unload: every probe's event removed, then clear" "uprobe_events -:sdt_rs/${alw#*:}|control clear" \
+	"$(paste -sd'|' "$F/ops")"
+check_eq "  nothing left defined, no event" "no no" "$(listed "$alw") $(ev "$alw")"
+fk define -q sdt_rs:tick
+rm -r "$(evdir sdt_rs:tick)"	# root removed it behind us (perf probe -d)
+: > "$F/ops"
+check_eq "disarm of a probe whose event is gone: exit 0, the definition deleted" "0 no" \
+	"$(fkrc disarm sdt_rs:tick) $(listed sdt_rs:tick)"
+check_eq "  the kernel said no such event, the module's del followed" "uprobe_events -: -> ENOENT|control del" \
+	"$(jr sdt_rs:tick)"
 
 # the file changed since define: count is refused with ESTALE
 fk define -q sdt_rs:tick
@@ -898,6 +987,80 @@ fk define -q sdt_rs:tick
 check_eq "arm -p of a probe defined for every process is refused" 1 "$(fkrc arm -p 4242 sdt_rs:tick)"
 check "  says why" grep -q "already defined for every process; disarm it first" "$T/fk.err"
 fk disarm -q 'sdt_rs:*'
+: > "$F/sys/control"; : > "$F/ops"
+r=$(fkrc arm -p 4242 sdt_rs:tick)
+check_eq "arm -p: pid= in the record, none in the kernel's event (uprobe_events has no pid filter)" \
+	"0 1 $(uline sdt_rs:tick)" \
+	"$r $(grep -c '^add p:sdt_rs/tick .* pid=4242 ' "$F/sys/control") $(written)"
+fk disarm -q 'sdt_rs:*'
+
+# ---- the kernel's event: the line define writes, and what it does when it cannot ----
+# want_uprobe BIN: the uprobe_events line of each "add RECORD" on stdin, computed apart
+# from the CLI: @+FILEOFF becomes vaddr(FILEOFF) - (vaddr(probe) - probe) from BIN's
+# PT_LOADs (what translate_user_vaddr() adds to), args with an index register left out
+want_uprobe() {
+	python3 -c '
+import re, subprocess, sys
+segs = []
+for l in subprocess.run(["readelf", "-lW", sys.argv[1]], capture_output=True, text=True).stdout.splitlines():
+	f = l.split()
+	if f and f[0] == "LOAD":
+		segs.append((int(f[1], 16), int(f[2], 16), int(f[5], 16)))	# memsz: .bss too
+def va(off):
+	for o, v, n in segs:
+		if o <= off < o + n:
+			return v + off - o
+	sys.exit("offset %#x in no PT_LOAD" % off)
+for line in sys.stdin:
+	w = line.split()
+	probe = int(re.search(r":0x([0-9a-f]+)", w[3]).group(1), 16)
+	args = [a for a in w[4:] if not a.startswith("pid=") and not re.search(r"\([^)]*,", a)]
+	args = [re.sub(r"@\+0x([0-9a-f]+)", lambda m: "@+%#x" % (va(int(m.group(1), 16)) - (va(probe) - probe)), a)
+		for a in args]
+	print(" ".join([w[1], w[3]] + args))' "$1"
+}
+NP=$FX/sdt_args_nopie	# its data segment's vaddr - offset is not its text's
+PROBECACHE_DIR=$T/cachenp fk scan --no-define "$NP" > /dev/null 2>&1
+: > "$F/sys/control"; : > "$F/ops"
+check_eq "define of records with @+ and index-register args: exit 0" 0 \
+	"$(PROBECACHE_DIR=$T/cachenp fkrc define sdt_pcfix:rip sdt_pcfix:globals sdt_pcfix:sib)"
+check_eq "  each event: @+ made relative as the kernel adds it, index-register args left out" \
+	"$(want_uprobe "$NP" < "$F/sys/control" | sort)" "$(sort <(written))"
+check "  (the translation matters here: an @+ of the record is not the event's)" \
+	test "$(grep -o '@+0x[0-9a-f]*' "$F/sys/control" | sort -u)" != "$(grep -o '@+0x[0-9a-f]*' <(written) | sort -u)"
+check_eq "  every arg left out is named in a warning" \
+	"$(grep '^add ' "$F/sys/control" | tr ' ' '\n' | grep -c '^[a-z0-9]*=[^=]*(.*,')" \
+	"$(grep -c '^probecache-resolve: warning: sdt_pcfix:[a-z]*: arg arg[0-9] not fetched: an index register has no uprobe_events form$' "$T/fk.err")"
+check_eq "  a probe left with no args still has its event" "p:sdt_pcfix/sib $NP" \
+	"$(grep '^p:sdt_pcfix/sib ' <(written) | sed 's/:0x.*//')"
+PROBECACHE_DIR=$T/cachenp fk disarm -q 'sdt_pcfix:*'
+
+fresh
+mkdir -p "$(evdir sdt_rs:tick)"	# someone else's event of that name (perf probe, uprobe_events)
+check_eq "define where the kernel refuses the event: exit 1" 1 "$(fkrc define sdt_rs:tick)"
+check "  says the kernel's reason from tracefs error_log" grep -qF \
+	"probecache-resolve: sdt_rs:tick ($T/tree/rs_sem): kernel: fakemod: the event exists (the kernel appends a probe of the same args to it, or says why not)" "$T/fk.err"
+check_eq "  the module's add undone; the other event left alone" "control add|uprobe_events p: -> EEXIST|control del|no yes" \
+	"$(jr sdt_rs:tick)|$(listed sdt_rs:tick) $(ev sdt_rs:tick)"
+rmdir "$(evdir sdt_rs:tick)"
+fresh
+cp "$T/tree/rs_sem" "$T/tree/rs_sem.new"
+echo "$T/tree/rs_sem.new" > "$F/sys/replace_before_add.sdt_rs:tick"
+check_eq "define of a file replaced between the CLI's open and the module's add: exit 1" 1 \
+	"$(fkrc define sdt_rs:tick)"
+check_eq "  says so" "probecache-resolve: sdt_rs:tick ($T/tree/rs_sem): kernel: $T/tree/rs_sem changed while it was defined; try again" \
+	"$(cat "$T/fk.err")"
+check_eq "  the module's add undone, no event" "control add|control del|no no" \
+	"$(jr sdt_rs:tick)|$(listed sdt_rs:tick) $(ev sdt_rs:tick)"
+fresh
+cp "$T/tree/rs_sem" "$T/tree/rs_sem.new"
+echo "$T/tree/rs_sem.new" > "$F/sys/replace_after_add.sdt_rs:tick"
+check_eq "define of a file replaced once the module verified it: exit 0" 0 "$(fkrc define sdt_rs:tick)"
+check_eq "  the event names the verified file through the CLI's open fd, not the path" \
+	"$(uline sdt_rs:tick | sed "s|$T/tree/rs_sem:|/proc/self/fd/N:|")" \
+	"$(sed -E 's|/proc/self/fd/[0-9]+:|/proc/self/fd/N:|' <(written))"
+fk disarm -q 'sdt_rs:*'
+fresh
 
 # add defines what it caches when the module is loaded
 : > "$F/sys/control"
@@ -947,26 +1110,35 @@ check_eq "preload --stop: exit 0, counts what it undid once" "0 preload: stopped
 check_eq "  deleted what it defined, stopped counting what it only counted" "no no defined 0" \
 	"$(listed sdt_rs:tick) $(listed "$alw") $(probe sdt_libstdcxx:throw state) $(probe sdt_libstdcxx:throw counting)"
 check "  removed the state file" test ! -e "$F/run/preloaded"
+check_eq "  and removed their events, not the one of what it only counted" "no no yes" \
+	"$(ev sdt_rs:tick) $(ev "$alw") $(ev sdt_libstdcxx:throw)"
 pl > /dev/null 2>&1
-setp "$alw" consumers 1
+busy "$alw"
 check_eq "preload --stop while perf uses a preloaded probe: exit 1" 1 "$(pl --stop > /dev/null 2> "$T/fk.err"; echo $?)"
 check "  names the probe in use and keeps the state file" sh -c \
-	"grep -q '$alw .*consumers 1' '$T/fk.err' && test -s '$F/run/preloaded'"
-setp "$alw" consumers 0
+	"grep -q '$alw .*in use by perf, ftrace or a BPF program' '$T/fk.err' && test -s '$F/run/preloaded'"
+check_eq "  that probe and its event stay" "yes yes" "$(listed "$alw") $(ev "$alw")"
+idle "$alw"
 check_eq "  a second --stop succeeds" 0 "$(pl --stop > /dev/null 2>&1; echo $?)"
 printf 'sdt_rs:tick sometimes\n' > "$F/etc/10.conf"
 check_eq "preload refuses an unknown marker, naming file:line" 1 "$(pl --config "$F/etc/10.conf" > /dev/null 2> "$T/fk.err"; echo $?)"
 check "  and says what is allowed" grep -q "$F/etc/10.conf:1: 'sdt_rs:tick sometimes': want one PATTERN per line, optionally followed by 'count' or 'define'" "$T/fk.err"
 rm "$F/etc/10.conf"
 
-# trace: events missing (a kernel without trace events) or tracefs not mounted
-mkdir -p "$F/tracefs/events/probecache" "$F/tracefs/instances"
+# trace: the probe's event removed behind our back, or tracefs not mounted
+mkdir -p "$F/tracefs/instances"
+fk disarm -q sdt_libstdcxx:throw	# what preload left: tick alone is defined below
 fk define -q sdt_rs:tick
-check_eq "trace on a kernel without per-probe events: exit 1" 1 \
-	"$(PROBECACHE_TRACEFS=$F/tracefs fkrc trace sdt_rs:tick -- true)"
-check "  says the kernel creates no trace events and what to use instead" grep -q \
-	"sdt_rs:tick is defined in probecache.ko but $F/tracefs/events/sdt_rs/tick/enable does not exist: this kernel does not export trace_add_event_call (e.g. Debian 5.10), so probecache creates no trace events; count hits with 'arm' and 'status' instead" "$T/fk.err"
+rm -r "$(evdir sdt_rs:tick)"	# root's -: line, or perf probe -d
+check_eq "trace (of every defined probe) where a probe's kernel event was removed: exit 1" 1 \
+	"$(PROBECACHE_TRACEFS=$F/tracefs fkrc trace -- true)"
+check "  says the event was removed, naming it, and that define makes it again" grep -q \
+	"sdt_rs:tick is defined in probecache.ko but $F/tracefs/events/sdt_rs/tick/enable does not exist: its uprobe event was removed .*'probecache-resolve define sdt_rs:tick'" "$T/fk.err"
 check_eq "  created no instance" "" "$(ls "$F/tracefs/instances")"
+: > "$F/ops"
+check_eq "  define makes it again: exit 0, the add refused (the same probe), the event as before" \
+	"0 yes|control add -> EEXIST|uprobe_events p:|$(uline sdt_rs:tick)" \
+	"$(: > "$F/sys/control"; fkrc define sdt_rs:tick) $(ev sdt_rs:tick)|$(jr sdt_rs:tick)|$(written)"
 check_eq "trace without tracefs: exit 1, says mount it" "1 yes" \
 	"$(PROBECACHE_TRACEFS=$F/none fkrc trace sdt_rs:tick) $(grep -q 'is tracefs mounted' "$T/fk.err" && echo yes)"
 check_eq "trace of a pattern nothing matches: exit 1" 1 "$(PROBECACHE_TRACEFS=$F/tracefs fkrc trace 'nomatch:*' -- true)"
@@ -981,6 +1153,7 @@ fk define -q "sdt_rs:always@$T/tree/rs_sem"
 PROBECACHE_TRACEFS=$F/tracefs fkrc trace sdt_rs:tick > /dev/null
 check_eq "trace deletes what it defined, keeps what was defined before" "$alw" \
 	"$(cut -d' ' -f1 "$FL" | grep sdt_rs | paste -sd' ')"
+check_eq "  their events too" "no yes" "$(ev sdt_rs:tick) $(ev "$alw")"
 
 # ---- a probe follows its build-id: other copies a process maps become sites ----
 # (issue 27; the module's side is tests/vm/t/23-kmod-sites.sh). Before the follow
@@ -989,20 +1162,48 @@ cp "$real" "$T/libcopy.so.6"
 LD_PRELOAD="$T/libcopy.so.6" sleep 60 &
 sp=$!
 until grep -q "$T/libcopy.so.6" /proc/$sp/maps 2> /dev/null; do sleep 0.05; done
-: > "$F/sys/control"
+fk disarm -q 'sdt_libstdcxx:throw'	# preload left it defined: a fresh define
+: > "$F/sys/control"; : > "$F/ops"
 out=$(fk define 'sdt_libstdcxx:throw' 2>&1)
 # Other processes on this machine may map copies of the same libstdc++ (CI's chroot
 # builds run beside this suite): they are sites too, rightly; look for ours.
 check "define: a site line for the copy a process maps" \
 	grep -Fqx "site sdt_libstdcxx:throw $T/libcopy.so.6" "$F/sys/control"
 check "  and says it followed it, with the pid" grep -q "^followed sdt_libstdcxx:throw to $T/libcopy.so.6 (pid $sp)$" <<< "$out"
+# copy_event PATH-ERE: the name of the event uprobe_events got for the copy at PATH
+copy_event() { sed -En "s#^p:sdt_libstdcxx/(throw_copy[0-9]+) $1:0x.*#\1#p" <(written); }
+cpev=$(copy_event "$T/libcopy.so.6")
+check_eq "  the copy gets an event of its own, EVENT_copyN, on the copy, as the probe's" \
+	"$(uline sdt_libstdcxx:throw | sed "s#^p:sdt_libstdcxx/throw [^:]*:#p:sdt_libstdcxx/throw_copyN $T/libcopy.so.6:#")" \
+	"$(grep " $T/libcopy.so.6:" <(written) | sed 's#/throw_copy[0-9]* #/throw_copyN #')"
+check_eq "  made once the module accepted the site" "control site sdt_libstdcxx:throw $T/libcopy.so.6|uprobe_events p:sdt_libstdcxx/$cpev" \
+	"$(grep -E "^control site .* $T/libcopy.so.6\$|^uprobe_events p:sdt_libstdcxx/$cpev " "$F/ops" | cut -d' ' -f1-4 | sed 's/^\(uprobe_events [^ ]*\) .*/\1/' | paste -sd'|')"
+check_eq "  the module lists the copy as a site of the probe, on the copy's inode" \
+	"dev=$(stat -c '%Hd:%Ld ino=%i' "$T/libcopy.so.6")" \
+	"$(grep "^sdt_libstdcxx:throw site=[1-9].* path=$T/libcopy.so.6$" "$F/proc/probecache_sites" | grep -o 'dev=.* ino=[0-9]*')"
+busy "sdt_libstdcxx:$cpev"
+: > "$F/ops"
+check_eq "disarm while perf uses a copy's event: exit 1, the probe and both events stay" "1 yes yes yes" \
+	"$(fkrc disarm sdt_libstdcxx:throw) $(listed sdt_libstdcxx:throw) $(ev sdt_libstdcxx:throw) $(ev "sdt_libstdcxx:$cpev")"
+check_eq "  the kernel refused the copy's; the probe's event and del never sent" "uprobe_events -: -> EBUSY|" \
+	"$(jr "sdt_libstdcxx:$cpev")|$(jr sdt_libstdcxx:throw)"
+idle "sdt_libstdcxx:$cpev"
+: > "$F/ops"
+check_eq "disarm once it stopped: exit 0, the probe and every event gone" "0 no no no" \
+	"$(fkrc disarm sdt_libstdcxx:throw) $(listed sdt_libstdcxx:throw) $(ev sdt_libstdcxx:throw) $(ev "sdt_libstdcxx:$cpev")"
+check_eq "  the copies' events first (ours among them), then the probe's, then the module's del" \
+	"uprobe_events -:sdt_libstdcxx/throw_copy*|uprobe_events -:sdt_libstdcxx/throw|control del sdt_libstdcxx:throw|1" \
+	"$(sed -E 's#^(uprobe_events -:sdt_libstdcxx/throw_copy)[0-9]+$#\1*#' "$F/ops" | uniq | paste -sd'|')|$(grep -cx "uprobe_events -:sdt_libstdcxx/$cpev" "$F/ops")"
+fk define -q 'sdt_libstdcxx:throw'
 rm "$T/libcopy.so.6"
+fk disarm -q 'sdt_libstdcxx:throw'
 : > "$F/sys/control"
 out=$(fk define 'sdt_libstdcxx:throw' 2>&1)
 check_eq "  deleted while mapped: followed through map_files" \
 	"site sdt_libstdcxx:throw /proc/$sp/map_files/" \
 	"$(grep -o "^site [^ ]* /proc/$sp/map_files/" "$F/sys/control")"
 check "  and said deleted" grep -q "^followed sdt_libstdcxx:throw to /proc/$sp/map_files/[0-9a-f-]*, deleted (pid $sp)$" <<< "$out"
+check "  its event names it through map_files" test -n "$(copy_event "/proc/$sp/map_files/[0-9a-f]+-[0-9a-f]+")"
 fk disarm -q 'sdt_libstdcxx:throw'
 : > "$F/sys/control"
 cp "$real" "$T/libpath.so.6"
@@ -1038,12 +1239,19 @@ LD_PRELOAD="$T/later.so.6" sleep 60 &
 lp=$!
 check "  a process started later on a copy: site line by its path" sited "$T/later.so.6"
 check "  and says so, with the pid" grep -q "^followed sdt_libstdcxx:throw to $T/later.so.6 (pid $lp)$" "$T/follow.out"
+# evented PATH-ERE: the copy at PATH gets its event within 5 s
+evented() {
+	for _ in $(seq 50); do [ -n "$(copy_event "$1")" ] && return 0; sleep 0.1; done
+	return 1
+}
+check "  and its own event, EVENT_copyN" evented "$T/later.so.6"
 python3 -c "import ctypes, time; ctypes.CDLL('$T/dl.so.6'); time.sleep(60)" &
 dp=$!
 check "  a copy dlopen'ed later: site line" sited "$T/dl.so.6"
 unshare -m sh -c "mount -t tmpfs none $T/fns && cp $real $T/fns/lib.so.6 && LD_PRELOAD=$T/fns/lib.so.6 exec sleep 60" &
 np=$!
 check "  a copy in a private mount namespace started later: through map_files" sited "/proc/$np/map_files/[0-9a-f]+-[0-9a-f]+"
+check "  its event too" evented "/proc/$np/map_files/[0-9a-f]+-[0-9a-f]+"
 LD_PRELOAD="$T/off.so.6" sleep 60 &
 op=$!
 sleep 1
@@ -1061,51 +1269,55 @@ fk disarm -q 'sdt_libstdcxx:throw'
 # ---- del / clear / gc of probes defined in the kernel (as perf probe -d) ----
 fk define -q sdt_rs:tick
 check_eq "del of a probe defined in probecache.ko: exit 0" 0 "$(fkrc del sdt_rs:tick)"
-check_eq "  deletes the kernel event too" no "$(listed sdt_rs:tick)"
+check_eq "  deletes the module's definition and the kernel's event too" "no no" "$(listed sdt_rs:tick) $(ev sdt_rs:tick)"
 check "  and says so" grep -qxF "disarmed sdt_rs:tick ($T/tree/rs_sem)" "$T/fk.out"
 check_eq "  and the cache entry" "" "$(pc list --format=record sdt_rs:tick 2>/dev/null)"
 fk scan --no-define "$T/tree/rs_sem" > /dev/null
 fk define -q sdt_rs:tick
-setp sdt_rs:tick consumers 1
+busy sdt_rs:tick
 check_eq "del of a probe perf still uses: exit 1" 1 "$(fkrc del sdt_rs:tick)"
 check "  refuses, naming the command that would delete it" \
 	grep -q "del: nothing removed from the cache: 1 of its probes are defined in probecache.ko .* run 'probecache-resolve disarm PATTERN', then 'del' again" "$T/fk.err"
-check_eq "  the cache entry and the kernel event both stay" "yes p:sdt_rs/tick" \
-	"$(listed sdt_rs:tick) $(pc list --format=record sdt_rs:tick | cut -d' ' -f1)"
-setp sdt_rs:tick consumers 0
+check_eq "  the cache entry, the definition and the kernel event all stay" "yes yes p:sdt_rs/tick" \
+	"$(listed sdt_rs:tick) $(ev sdt_rs:tick) $(pc list --format=record sdt_rs:tick | cut -d' ' -f1)"
+idle sdt_rs:tick
 mkdir -p "$T/gcd"; cp "$FX/rs_ver_v1" "$T/gcd/rs_gc"
 fk scan --no-define "$T/gcd/rs_gc" > /dev/null
 fk define -q "*@$T/gcd/rs_gc"
 gcname=$(awk -v p="$T/gcd/rs_gc" '$0 ~ p { print $1 }' "$FL")
 rm "$T/gcd/rs_gc"
 check_eq "gc of a gone binary whose probe is defined: exit 0" 0 "$(fkrc gc)"
-check "  deletes its kernel event too" sh -c "test -n '$gcname' && ! grep -q '$T/gcd/rs_gc' '$FL'"
-check_eq "  keeps the others'" yes "$(listed sdt_rs:tick)"
+check "  deletes its definition and kernel event too" sh -c "test -n '$gcname' && ! grep -q '$T/gcd/rs_gc' '$FL' && test ! -e '$(evdir "$gcname")'"
+check_eq "  keeps the others'" "yes yes" "$(listed sdt_rs:tick) $(ev sdt_rs:tick)"
 check_eq "clear with probes defined: exit 0" 0 "$(fkrc clear)"
-check_eq "  deletes every kernel event defined from the cache" "" "$(grep -E '^sdt_rs:(tick|always)' "$FL")"
+check_eq "  deletes every definition and kernel event defined from the cache" "|" \
+	"$(grep -E '^sdt_rs:(tick|always)' "$FL")|$(ls "$F/tracefs/events/sdt_rs" 2> /dev/null)"
 
 # ---- clash names: the set of clashing binaries decides, never the order of the scans ----
 twin_bid=$(bid "$T/tree/rs_twin")
 clash_run() {	# clash_run A B: scan A then B with the module loaded, into a fresh cache
-	: > "$FL"; echo 0 > "$F/sys/nr_probes"
+	fresh
 	PROBECACHE_DIR=$T/clash.$1 fk scan "$T/tree/$1" > /dev/null
 	PROBECACHE_DIR=$T/clash.$1 fk scan "$T/tree/$2" > "$T/clash.$1.out"
-	echo "$(PROBECACHE_DIR=$T/clash.$1 fk list --names | sort | paste -sd' ')|$(cut -d' ' -f1 "$FL" | sort | paste -sd' ')"
+	echo "$(PROBECACHE_DIR=$T/clash.$1 fk list --names | sort | paste -sd' ')|$(cut -d' ' -f1 "$FL" | sort | paste -sd' ')|$(cd "$F/tracefs/events" && ls -d */* | tr / : | sort | paste -sd' ')"
 }
 one=$(clash_run rs_sem rs_twin)
 two=$(clash_run rs_twin rs_sem)
 check_eq "two scans in opposite orders give identical names (list --names|kernel)" "$one" "$two"
 clashed=$(printf '%s\n' "sdt_rs:always_${sem_bid:0:8}" "sdt_rs:always_${twin_bid:0:8}" sdt_rs:tick | sort | paste -sd' ')
-check_eq "  every clashing probe is EVENT_BUILDID8, in the cache and in the kernel" \
-	"$clashed|$clashed" "$one"
+check_eq "  every clashing probe is EVENT_BUILDID8, in the cache, the module and the kernel's events" \
+	"$clashed|$clashed|$clashed" "$one"
 check "  the second scan says it renamed the first one's unused event" \
 	grep -qF "scan: sdt_rs:always ($T/tree/rs_sem) is now sdt_rs:always_${sem_bid:0:8}: another cached binary has sdt_rs:always" "$T/clash.rs_sem.out"
-: > "$FL"; echo 0 > "$F/sys/nr_probes"
+check_eq "  the renamed one's old event removed before its del, the new one made after its add" \
+	"uprobe_events p:|uprobe_events -:|control del,control add|uprobe_events p:" \
+	"$(jr sdt_rs:always | sed 's/^control add|//'),$(jr "sdt_rs:always_${sem_bid:0:8}")"
+fresh
 export PROBECACHE_DIR=$T/clash.used
 fk scan "$T/tree/rs_sem" > /dev/null
-setp sdt_rs:always consumers 1
+busy sdt_rs:always
 fk scan "$T/tree/rs_twin" > /dev/null
-check_eq "a name in use in the kernel stays (perf records it)" "yes" "$(listed sdt_rs:always)"
+check_eq "a name in use in the kernel stays (perf records it)" "yes yes" "$(listed sdt_rs:always) $(ev sdt_rs:always)"
 check_eq "  list shows the kernel event name a consumer must type" \
 	"sdt_rs:always=always sdt_rs:always_${twin_bid:0:8}=always" "$(fk list 'sdt_rs:always*' | grep = | paste -sd' ')"
 check_eq "  define of it again: already defined under that name, nothing sent" \
@@ -1113,7 +1325,7 @@ check_eq "  define of it again: already defined under that name, nothing sent" \
 	"$(: > "$F/sys/control"; fk define "sdt_rs:always@$T/tree/rs_sem" | head -n 1)|$(cat "$F/sys/control")"
 check "  a kernel name from list selects its entry" sh -c \
 	"'$PC_BIN' list --format=record 'sdt_rs:always_${twin_bid:0:8}' | grep -q '$T/tree/rs_twin'"
-setp sdt_rs:always consumers 0
+idle sdt_rs:always
 fk disarm -q 'sdt_rs:*'
 export PROBECACHE_DIR=$T/cache
 
@@ -1202,7 +1414,7 @@ check_eq "define 'tick a=arg1' (no sdt_PROVIDER:NAME) or with a bad ARG: usage (
 	"$(rc pc define 'tick a=arg1') $(rc pc define 'sdt_rs:tick a=arg0')"
 check_eq "define 'sdt_rs:always w=arg1:string' disagreeing with the note: exit 1, unchanged" \
 	"1 w=%ax:x32" "$(rc n43 define 'sdt_rs:always w=arg1:string') $(rec43 sdt_rs:always)"
-: > "$F/sys/control"; : > "$FL"; echo 0 > "$F/sys/nr_probes"
+fresh
 check_eq "define 'sdt_rs:tick e=arg1 f=arg2:x32' with the module: exit 0" 0 \
 	"$(PROBECACHE_SDT_DIR=$S fkrc define 'sdt_rs:tick e=arg1 f=arg2:x32')"
 check_eq "  the record it sends carries the names" "e=%ax:s32 f=%dx:x32" \
