@@ -1135,6 +1135,9 @@ check_eq "trace (of every defined probe) where a probe's kernel event was remove
 check "  says the event was removed, naming it, and that define makes it again" grep -q \
 	"sdt_rs:tick is defined in probecache.ko but $F/tracefs/events/sdt_rs/tick/enable does not exist: its uprobe event was removed .*'probecache-resolve define sdt_rs:tick'" "$T/fk.err"
 check_eq "  created no instance" "" "$(ls "$F/tracefs/instances")"
+check_eq "  trace PATTERN makes it again (its define does), and leaves the probe defined" "yes yes" \
+	"$(PROBECACHE_TRACEFS=$F/tracefs fk trace sdt_rs:tick -- true > /dev/null 2>&1; ev sdt_rs:tick) $(listed sdt_rs:tick)"
+rm -rf "$(evdir sdt_rs:tick)"
 : > "$F/ops"
 check_eq "  define makes it again: exit 0, the add refused (the same probe), the event as before" \
 	"0 yes|control add -> EEXIST|uprobe_events p:|$(uline sdt_rs:tick)" \
