@@ -295,7 +295,7 @@ check_eq "arm then starts counting it" "count sdt_rs_ver:step" "$(grep -v '^add 
 : > "$T/sys/control"; : > "$T/tracefs/uprobe_events"
 site_line sdt_rs_ver:step "$FX/rs_ver_v2" > "$T/proc/probecache_sites"
 check_eq "the module's site 0 another inode than the file the CLI opened: exit 1, the add undone, no event" \
-	"1 add del||sdt_rs_ver:step ($app): kernel: $app changed while it was defined; try again" \
+	"1 add del||sdt_rs_ver:step ($app): kernel: $app was replaced while it was defined; try again" \
 	"$(pc arm "sdt_rs_ver:step@$app" > /dev/null 2> "$T/arm.err"; echo $?) $(cut -d' ' -f1 "$T/sys/control" | paste -sd' ')|$(cat "$T/tracefs/uprobe_events")|$(sed 's/^probecache-resolve: //' "$T/arm.err")"
 rm "$T/proc/probecache_sites"
 
@@ -958,7 +958,9 @@ check_eq "  again: nothing to stop, exit 0" "0 $alw ($T/tree/rs_sem): not counti
 busy "$alw"
 : > "$F/ops"
 check_eq "unload while perf holds a probe: exit 1, nothing unloaded" 1 "$(fkrc unload)"
-check "  says why" grep -q "perf, ftrace or a BPF program still uses some probes" "$T/fk.err"
+check "  says which probe is in use and that nothing was unloaded" sh -c \
+	"grep -q 'unload: sdt_rs:${alw#*:} is in use by ftrace, perf or BPF' '$T/fk.err' &&
+	 grep -q 'unload: nothing unloaded, every probe still defined' '$T/fk.err'"
 check_eq "  the probe and its event stay, no clear sent" "yes yes|uprobe_events -:sdt_rs/${alw#*:} -> EBUSY" \
 	"$(listed "$alw") $(ev "$alw")|$(paste -sd'|' "$F/ops")"
 idle "$alw"
@@ -1048,7 +1050,7 @@ cp "$T/tree/rs_sem" "$T/tree/rs_sem.new"
 echo "$T/tree/rs_sem.new" > "$F/sys/replace_before_add.sdt_rs:tick"
 check_eq "define of a file replaced between the CLI's open and the module's add: exit 1" 1 \
 	"$(fkrc define sdt_rs:tick)"
-check_eq "  says so" "probecache-resolve: sdt_rs:tick ($T/tree/rs_sem): kernel: $T/tree/rs_sem changed while it was defined; try again" \
+check_eq "  says so" "probecache-resolve: sdt_rs:tick ($T/tree/rs_sem): kernel: $T/tree/rs_sem was replaced while it was defined; try again" \
 	"$(cat "$T/fk.err")"
 check_eq "  the module's add undone, no event" "control add|control del|no no" \
 	"$(jr sdt_rs:tick)|$(listed sdt_rs:tick) $(ev sdt_rs:tick)"

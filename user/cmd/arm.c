@@ -576,15 +576,18 @@ static void close_items(struct arm_item *items, size_t n)
 			close(items[i].fd);
 }
 
-/* The verified inode of @name's own file (site 0), as the module lists it. */
-static int verified_inode(const struct pc_ksites *ks, const char *name, struct pc_kevent_file *f)
+/* The verified inode of @it's own file (site 0), as the module lists it. */
+static int verified_inode(const struct pc_ksites *ks, struct arm_item *it,
+			  struct pc_kevent_file *f)
 {
 	for (size_t i = 0; i < ks->n; i++)
-		if (ks->s[i].site == 0 && !strcmp(ks->s[i].name, name)) {
+		if (ks->s[i].site == 0 && !strcmp(ks->s[i].name, it->name)) {
 			f->dev = makedev(ks->s[i].dev_major, ks->s[i].dev_minor);
 			f->ino = ks->s[i].ino;
 			return 0;
 		}
+	snprintf(it->why, sizeof(it->why), "%s/%s lists no file for it (a module without "
+		 "sites, older than its kernel events?)", pc_proc_dir(), PROBECACHE_SITES);
 	return -ENOENT;
 }
 
@@ -598,11 +601,16 @@ static int define_event(int fd, struct arm_item *it, const struct pc_ksites *ks)
 	char del[sizeof(it->name) + 8];
 	int ret;
 
-	ret = verified_inode(ks, it->name, &f);
+	ret = verified_inode(ks, it, &f);
 	if (!ret && !pc_kevent_same_file(it->fd, it->path, f.dev, f.ino, it->b->build_id)) {
 		ret = -EAGAIN;
-		snprintf(it->why, sizeof(it->why), "%s changed while it was defined; try again",
-			 it->path);
+		if (it->fresh)
+			snprintf(it->why, sizeof(it->why), "%s was replaced while it was defined; "
+				 "try again", it->path);
+		else
+			snprintf(it->why, sizeof(it->why), "%s is no longer the file the module "
+				 "verified (replaced since, as by an upgrade): disarm it, then define "
+				 "it again", it->path);
 	} else if (!ret) {
 		ret = pc_kevent_define(it->line, &f, it->why, sizeof(it->why));
 	}
@@ -701,8 +709,10 @@ static int push_valid(struct arm_plan *pl, const struct pc_arm_opts *opts)
 	if (!send)
 		return -ENOMEM;
 	for (size_t i = 0; i < pl->n; i++)
-		if (!pl->items[i].err)
-			send[nsend++] = pl->items[i];
+		if (!pl->items[i].err) {
+			send[nsend] = pl->items[i];
+			send[nsend++].fd = -1;	/* opened by open_items() */
+		}
 	fd = nsend ? open_control() : -1;
 	if (nsend && fd < 0)
 		ret = fd;

@@ -94,11 +94,13 @@ static int unload(void)
 	int ret;
 
 	ret = pc_probes_clear(why, sizeof(why));
-	if (ret) {
-		pc_err("unload: %s/control: clear: %s", pc_sysfs_dir(), why[0] ? why : strerror(-ret));
-		if (ret == -EBUSY)
-			pc_err("unload: perf, ftrace or a BPF program still uses some probes "
-			       "(see '%s status'); nothing unloaded", pc_prog);
+	if (ret == -EBUSY) {
+		pc_err("unload: %s", why);
+		pc_err("unload: nothing unloaded, every probe still defined; the events of those "
+		       "before it are removed ('%s define' makes them again)", pc_prog);
+		return ret;
+	} else if (ret) {
+		pc_err("unload: %s", why[0] ? why : strerror(-ret));
 		return ret;
 	}
 	ctx = kmod_new(NULL, NULL);

@@ -259,17 +259,37 @@ int pc_kevent_remove(const char *group, const char *event, char *why, size_t why
 	return ret;
 }
 
-/* N of "EVENT_copyN", or 0 if @name is no copy of @event. */
+/*
+ * A copy's event name: EVENT_copyN, EVENT cut so that the name fits the
+ * kernel's (and the grammar's) 63 characters.
+ */
+static void copy_name(const char *event, unsigned long n, char *buf, size_t size)
+{
+	char sfx[32];
+	size_t keep;
+
+	snprintf(sfx, sizeof(sfx), "_copy%lu", n);
+	keep = PROBECACHE_NAME_MAX - strlen(sfx);
+	snprintf(buf, size, "%.*s%s", (int)keep, event, sfx);
+}
+
+/* N of "EVENT_copyN" (copy_name()), or 0 if @name is no copy of @event. */
 static unsigned long copy_number(const char *name, const char *event)
 {
-	size_t n = strlen(event);
+	char want[PROBECACHE_NAME_MAX + 1];
+	const char *cp = strstr(name, "_copy");
 	char *end;
 	unsigned long v;
 
-	if (strncmp(name, event, n) || strncmp(name + n, "_copy", 5) || !name[n + 5])
+	for (const char *p = cp; p; p = strstr(p + 1, "_copy"))
+		cp = p;		/* the last "_copy" */
+	if (!cp || !cp[5])
 		return 0;
-	v = strtoul(name + n + 5, &end, 10);
-	return *end ? 0 : v;
+	v = strtoul(cp + 5, &end, 10);
+	if (*end || !v)
+		return 0;
+	copy_name(event, v, want, sizeof(want));
+	return strcmp(want, name) ? 0 : v;
 }
 
 /* Calls @fn for each EVENT_copyN of GROUP that tracefs lists; stops at its error. */
@@ -312,7 +332,7 @@ int pc_kevent_define_copy(const struct pc_kprobe *kp, const char *name,
 			  const struct pc_kevent_file *f, char *why, size_t whylen)
 {
 	struct used_ctx c = { .event = kp->event };
-	char ref[32] = "", *rec = NULL;
+	char ref[32] = "", ev[PROBECACHE_NAME_MAX + 1], *rec = NULL;
 	unsigned long n;
 	int ret;
 
@@ -323,8 +343,9 @@ int pc_kevent_define_copy(const struct pc_kprobe *kp, const char *name,
 		ret = -ENOSPC;
 	if (kp->ref_ctr)
 		snprintf(ref, sizeof(ref), "(0x%" PRIx64 ")", kp->ref_ctr);
-	if (!ret && asprintf(&rec, "add %c:%s/%s_copy%lu %s %s:0x%" PRIx64 "%s%s%s",
-			     kp->retprobe ? 'r' : 'p', kp->group, kp->event, n, kp->build_id,
+	copy_name(kp->event, n, ev, sizeof(ev));
+	if (!ret && asprintf(&rec, "add %c:%s/%s %s %s:0x%" PRIx64 "%s%s%s",
+			     kp->retprobe ? 'r' : 'p', kp->group, ev, kp->build_id,
 			     name, kp->offset, ref, kp->args[0] ? " " : "", kp->args) < 0)
 		ret = -ENOMEM;
 	if (ret) {
@@ -366,24 +387,31 @@ static bool is_site(const struct pc_ksites *k, const char *name, const char *pat
 	return false;
 }
 
-/* Is GROUP:EVENT a probe of @k (site 0 is listed for every probe)? */
-static bool is_probe(const struct pc_ksites *k, const char *name)
+/* The probe of @k whose copy event GROUP/@event is, as "GROUP:EVENT" in @name. */
+static bool copy_of(const struct pc_ksites *k, const char *group, const char *event,
+		    char *name, size_t nlen)
 {
-	for (size_t i = 0; i < k->n; i++)
-		if (!strcmp(k->s[i].name, name))
-			return true;
+	size_t glen = strlen(group);
+
+	for (size_t i = 0; i < k->n; i++) {
+		const char *n = k->s[i].name;
+
+		if (k->s[i].site || strncmp(n, group, glen) || n[glen] != ':' ||
+		    !copy_number(event, n + glen + 1))
+			continue;
+		snprintf(name, nlen, "%s", n);
+		return true;
+	}
 	return false;
 }
 
 /*
- * One uprobe_events line, "p:GROUP/EVENT_copyN PATH:0xOFF...": the copy
- * event's group and name, its probe's "GROUP:EVENT" and the path; false for
- * any other line.
+ * One uprobe_events line, "p:GROUP/EVENT PATH:0xOFF...": its group, event
+ * and path, cut in place; false for a line of another shape.
  */
-static bool copy_line(char *line, char **group, char **event, char *name, size_t nlen,
-		      char **path)
+static bool event_line(char *line, char **group, char **event, char **path)
 {
-	char *slash, *sp, *colon, *cp;
+	char *slash, *sp, *colon;
 
 	if ((line[0] != 'p' && line[0] != 'r') || line[1] != ':')
 		return false;
@@ -391,20 +419,14 @@ static bool copy_line(char *line, char **group, char **event, char *name, size_t
 	sp = strchr(line, ' ');
 	if (!slash || !sp || slash > sp)
 		return false;
-	*slash = *sp = '\0';
 	colon = strrchr(sp + 1, ':');
-	cp = strstr(slash + 1, "_copy");
-	if (!colon || !cp)
+	if (!colon)
 		return false;
-	*colon = '\0';
+	*slash = *sp = *colon = '\0';
 	*group = line + 2;
 	*event = slash + 1;
 	*path = sp + 1;
-	if (strlen(*group) > PROBECACHE_NAME_MAX || cp - *event > PROBECACHE_NAME_MAX)
-		return false;
-	snprintf(name, nlen, "%.*s:%.*s", PROBECACHE_NAME_MAX, *group, (int)(cp - *event),
-		 *event);
-	return copy_number(*event, name + strlen(*group) + 1) != 0;
+	return true;
 }
 
 unsigned int pc_kevent_prune_copies(const struct pc_ksites *k)
@@ -420,8 +442,8 @@ unsigned int pc_kevent_prune_copies(const struct pc_ksites *k)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
-		if (!copy_line(line, &group, &event, name, sizeof(name), &file) ||
-		    !is_probe(k, name) || is_site(k, name, file))
+		if (!event_line(line, &group, &event, &file) ||
+		    !copy_of(k, group, event, name, sizeof(name)) || is_site(k, name, file))
 			continue;
 		n += !pc_kevent_remove(group, event, why, sizeof(why));
 	}
