@@ -411,7 +411,7 @@ static bool copy_of(const struct pc_ksites *k, const char *group, const char *ev
  */
 static bool event_line(char *line, char **group, char **event, char **path)
 {
-	char *slash, *sp, *colon;
+	char *slash, *sp, *colon, *end;
 
 	if ((line[0] != 'p' && line[0] != 'r') || line[1] != ':')
 		return false;
@@ -419,6 +419,10 @@ static bool event_line(char *line, char **group, char **event, char **path)
 	sp = strchr(line, ' ');
 	if (!slash || !sp || slash > sp)
 		return false;
+	/* PATH:0xOFF[(0xREF)] ends at the first blank: the args' types have colons too */
+	end = strchr(sp + 1, ' ');
+	if (end)
+		*end = '\0';
 	colon = strrchr(sp + 1, ':');
 	if (!colon)
 		return false;
