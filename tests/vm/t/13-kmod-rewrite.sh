@@ -2,9 +2,10 @@
 # probecache.ko: build-id mismatch; writers excluded from definition to
 # deletion, as exec excludes them while a program runs (every in-place write
 # path fails with ETXTBSY, armed or not; a file open for writing or mapped
-# shared-writable cannot be defined; tracefs uprobe_events: the rewritten
-# program is silently corrupted); timestamps that move without a write
-# change nothing; rename-replace (the package-upgrade case) stays allowed.
+# shared-writable cannot be defined; a plain uprobe_events event, which no
+# definition guards: the rewritten program is silently corrupted); timestamps
+# that move without a write change nothing; rename-replace (the package-upgrade
+# case) stays allowed.
 # 13-kmod-rewrite.sh [DIR]: the files live in DIR (default /tmp, a tmpfs);
 # 19-kmod-fs.sh runs it again on ext4 and xfs.
 D=${1:-/tmp}
@@ -81,18 +82,21 @@ check_eq "touched file runs A with its probe" "$good_a 2 armed" "$($D/wr) $(kget
 check "del" kctl "del rw:w"
 check "del lets writers in" sh -c "cat $BB > $D/wr"
 
-# Defined, not armed: writes are denied all the same, so arming reads nothing.
+# Defined with its event as the CLI defines it, nothing armed: writes are denied all the
+# same, so the kernel's uprobe, registered when the event is enabled, finds the verified
+# content (trace_uprobe reads nothing).
 cp $A $D/df
-check "define $D/df" kctl "add p:rw/df $BID $D/df:$P"
+check "define $D/df and its event" kdef "p:rw/df $BID $D/df:$P"
 check "defined: rewrite ETXTBSY" sh -c "! cat $BB 2>/dev/null > $D/df"
 check "defined: truncate ETXTBSY" sh -c "! true 2>/dev/null > $D/df"
 check "defined: a shared writable mapping cannot be made" sh -c "! $PCF/pc_harden map w $D/df 0"
-check "count arms it" kctl "count rw:df"
-check_eq "runs A, counted" "$good_a 1" "$($D/df) $(kget rw:df hits)"
-check "del" kctl "del rw:df"
+trace_on rw:df
+check_eq "its event enabled: runs A, traced" "$good_a 1" "$($D/df) $(grep -c ' df: (0x' $TR/trace)"
+trace_off
+check "del: the event, then the definition" kundef rw:df
 check "del lets writers in" sh -c "cat $BB > $D/df"
 
-# The same steps through tracefs uprobe_events.
+# The same steps through a plain uprobe_events event.
 cp $A $D/rw2
 check "tracefs: add uprobe" sh -c "echo 'p:pcrw/theirs $D/rw2:$P' >> $TR/uprobe_events"
 check "tracefs: enable" sh -c "echo 1 > $TR/events/pcrw/theirs/enable"
@@ -129,6 +133,6 @@ rm $D/app.old
 check_eq "its last name gone: unlinked" "1" "$(kget rn:app unlinked)"
 check "status says the old inode is pinned" sh -c \
 	"probecache-resolve status | grep '^rn:app .*file replaced or removed: the old inode stays in memory until disarm'"
-check "clear" kctl clear
+check "clear" kclear
 check "rmmod" pc_unload
 tap_done

@@ -1,6 +1,9 @@
 #!/bin/sh
 # probecache.ko: PC_MANY probes (10 000 on stock kernels, fewer on the debug kernel:
-# tests/vm/run.sh workload_env) armed in one write(), listed, hit, cleared.
+# tests/vm/run.sh workload_env) armed in one write(), listed, hit, cleared. The module's
+# table only: their events would be the kernel's uprobe events, whose definition and
+# removal at this scale make bench measures (defining 10 000 through uprobe_events took
+# 57 s on 6.1 under TCG at factor 3.2, deleting them over 40 s more).
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
 kenv pc_many
@@ -14,7 +17,6 @@ check_eq "batch is $N lines" "$N" "$(wc -l < /tmp/batch)"
 t0=$(date +%s)
 check "$N probes defined in one write()" $PCF/pc_write $PC_SYSFS/control < /tmp/batch
 diag "defined $N in $(($(date +%s) - t0)) s"
-tcheck_eq "$N trace events" "$N" "$(ls $TR/events/many 2>/dev/null | grep -c '^p[0-9]')"
 check_eq "none armed yet" "0" "$(cat $PC_SYSFS/nr_armed)"
 check "$N counters started in one write()" $PCF/pc_write $PC_SYSFS/control < /tmp/count
 check_eq "nr_probes $N" "$N" "$(cat $PC_SYSFS/nr_probes)"
@@ -26,7 +28,7 @@ check_eq "  the batch's probes, none missing, none extra" "" "$(awk 'NR == FNR {
 check_eq "  in definition order" "0" "$(awk '$1 != "many:p" (NR - 1) { n++ } END { print n + 0 }' /tmp/list)"
 check_eq "all armed" "$N" "$(grep -c '^[^ ]* state=armed ' /tmp/list)"
 check_eq "sled runs with $N breakpoints" "sled runs=2" "$($PCF/pc_many 2)"
-check_eq "every probe hit exactly twice" "$N" "$(grep -c '^[^ ]* state=[a-z]* consumers=[0-9]* hits=2 ' $PC_LIST)"
+check_eq "every probe hit exactly twice" "$N" "$(grep -c '^[^ ]* state=[a-z]* hits=2 ' $PC_LIST)"
 check "clear" kctl clear
 check_eq "nr_probes 0" "0" "$(cat $PC_SYSFS/nr_probes)"
 check_eq "sled runs unprobed" "sled runs=1" "$($PCF/pc_many 1)"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# probecache.ko: two control writers adding and deleting while a reader
+# probecache.ko: two writers defining and deleting probes as the CLI does (the module's
+# add, then the kernel's uprobe event; the event, then the module's del) while a reader
 # reads the probe listing.
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
@@ -7,12 +8,12 @@ kenv pc_sdt
 : "${PC_RACE_ROUNDS:?PC_RACE_ROUNDS comes from /pc/env}"
 
 check "insmod" pc_load
-# Two writers adding and deleting, one reader reading the listing (probecache_probes).
+# Two writers defining and deleting, one reader reading the listing (probecache_probes).
 S=$PCF/pc_sdt
 race() {
 	for i in $(seq "$PC_RACE_ROUNDS"); do
-		kctl "add p:race/$1$i $pc_sdt_BUILD_ID $S:$pc_sdt_OFF_pc_add a=%di" || echo "add $1$i failed"
-		kctl "del race:$1$i" || echo "del $1$i failed"
+		kdef "p:race/$1$i $pc_sdt_BUILD_ID $S:$pc_sdt_OFF_pc_add a=%di" || echo "add $1$i failed"
+		kundef "race:$1$i" || echo "del $1$i failed"
 	done
 }
 race a > /tmp/race.a &
@@ -32,6 +33,7 @@ check_eq "racing writers: every line applied" "" "$(cat /tmp/race.a /tmp/race.b)
 check_eq "the reader's every read of the listing succeeded" "" "$(grep -v '^reads: ' /tmp/race.r)"
 check "  and it read while they wrote" grep -q '^reads: [1-9]' /tmp/race.r
 check_eq "racing writers: nothing left" "0" "$(cat $PC_SYSFS/nr_probes)"
+check_eq "  no event left" "" "$(grep ':race/' $TR/uprobe_events)"
 
 check "rmmod" pc_unload
 tap_done

@@ -1,7 +1,9 @@
 #!/bin/sh
-# probecache.ko: clear and rmmod while four threads hit an entry and a return
-# probe (ftrace on them first: then both are refused; a defined probe alone
-# refuses rmmod); the program must finish with every result right.
+# probecache.ko: four threads hit an entry and a return probe, counted and traced by
+# ftrace through their events; deleting a probe whose event ftrace has enabled is
+# refused (the kernel's EBUSY, the definition kept); rmmod is refused while probes are
+# defined; the events, the definitions and the module go under the hit storm, and the
+# program must finish with every result right.
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
 kenv pc_storm
@@ -10,17 +12,19 @@ check "insmod" pc_load
 $PCF/pc_storm 4 10 > /tmp/storm.out &
 storm=$!
 sleep 1
-check "arm storm entry probe" karm "add p:storm/fn $pc_storm_BUILD_ID $PCF/pc_storm:$pc_storm_OFF_pc_storm_fn x=%di:s64 y=%si:s64"
-check "arm storm return probe" karm "add r:storm/ret $pc_storm_BUILD_ID $PCF/pc_storm:$pc_storm_OFF_pc_storm_fn rv=\$retval:s64"
+check "define and count storm entry probe" kdefc "p:storm/fn $pc_storm_BUILD_ID $PCF/pc_storm:$pc_storm_OFF_pc_storm_fn x=%di:s64 y=%si:s64"
+check "define and count storm return probe" kdefc "r:storm/ret $pc_storm_BUILD_ID $PCF/pc_storm:$pc_storm_OFF_pc_storm_fn rv=\$retval:s64"
 trace_on
 sleep 2
 check "storm is hitting" test "$(kget storm:fn hits)" -gt 100
-tcheck "traced by ftrace" grep -q ' fn: (0x' $TR/trace
-tcheck "rmmod refused while ftrace has its events enabled" sh -c "! rmmod probecache 2> /dev/null"
+check "traced by ftrace" grep -q ' fn: (0x' $TR/trace
+check "del refused while ftrace has its event enabled (EBUSY), the definition kept" kbusy storm:fn
+check "  still counting" pc_test storm:fn counting = 1
 trace_off
 check "rmmod refused while probes are defined" sh -c "! rmmod probecache 2> /dev/null"
-check "clear and rmmod under the hit storm" pc_unload
+check "clear and rmmod under the hit storm" kunload
 check "module gone" test ! -d $PC_SYSFS
+check_eq "the events gone" "" "$(grep ':storm/' $TR/uprobe_events)"
 wait $storm
 rc=$?
 check_eq "storm program finished correctly" "storm threads=4 bad=0 rc=0" "$(cat /tmp/storm.out) rc=$rc"

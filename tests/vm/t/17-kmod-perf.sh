@@ -1,7 +1,7 @@
 #!/bin/sh
-# A probe's own trace event is an ordinary tracepoint for perf: listed,
-# recorded and decoded (perf script) with the values the program printed,
-# while the module's counter counts the same hits.
+# A probe's trace event, the kernel's uprobe event defined as the CLI defines it, is an
+# ordinary tracepoint for perf: listed, recorded and decoded (perf script) with the
+# values the program printed, while the module's counter counts the same hits.
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
 kenv pc_sdt
@@ -9,7 +9,7 @@ S=$PCF/pc_sdt
 B=$pc_sdt_BUILD_ID
 
 check "insmod" pc_load
-check "add and count tick (SDT + semaphore)" karm "add p:pcfix/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick) $pc_sdt_SDTARGS_tick"
+check "define and count tick (SDT + semaphore)" kdefc "p:pcfix/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick) $pc_sdt_SDTARGS_tick"
 check "perf list shows pcfix:tick" sh -c 'perf list tracepoint 2>/dev/null | grep -q "pcfix:tick"'
 
 cd /tmp || exit 1
@@ -21,6 +21,6 @@ check_eq "perf script decodes 5 hits" "5" "$(grep -c 'pcfix:tick:' /tmp/script)"
 check_eq "perf's args equal the printed values" "$(sed 's/^tick //' /tmp/want)" \
 	"$(sed 's/.*pcfix:tick: ([0-9a-fx]*) *//' /tmp/script)"
 check_eq "the counter counted the 10 hits" "10" "$(kget pcfix:tick hits)"
-check_eq "perf gone, the counter still holds it armed" "armed 1" "$(kget pcfix:tick state) $(kget pcfix:tick consumers)"
-check "rmmod" pc_unload
+check_eq "perf gone, the counter still holds it armed" "armed 1" "$(kget pcfix:tick state) $(kget pcfix:tick counting)"
+check "rmmod" kunload
 tap_done

@@ -3,9 +3,10 @@
 # module itself serves return promptly; only a task with CAP_PERFMON or
 # CAP_SYS_ADMIN may write control; two writers never mix their lines; r:
 # probes bound to a pid leave a forked child's memory clean; a string in a
-# page not yet faulted in is fetched; a writer racing with arming finds the
-# file write-denied since its definition; the probe listing, which tells about other
-# users' programs (hits, path, args, pid), is root-only unless public_probes=1.
+# page not yet faulted in is fetched by the probe's event; a writer racing
+# with arming finds the file write-denied since its definition; the probe
+# listing, which tells about other users' programs (hits, path, args, pid),
+# is root-only unless public_probes=1.
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
 kenv pc_sdt
@@ -94,14 +95,15 @@ check_eq "only the parent's return counted" "1" "$(kget fr:fn hits)"
 check "del" kctl "del fr:fn"
 
 # Faulting fetches: a string in a page the process never touched (no page
-# table entry) is read, not reported as a fault.
+# table entry) is read by the probe's event (trace_uprobe's fetch), not reported as a
+# fault.
 printf 'string from a cold page\000' > /tmp/cold
-check "probe with a string arg" karm "add p:cold/s $HB $H:$pc_harden_OFF_pc_harden_str s=+0(%di):string"
+check "probe with a string arg and its event" kdef "p:cold/s $HB $H:$pc_harden_OFF_pc_harden_str s=+0(%di):string"
 trace_on
 check_eq "fixture ran" "called" "$($H coldstr /tmp/cold)"
 trace_off
-tcheck_eq "the string was fetched" 's="string from a cold page"' "$(trace_hits cold:s)"
-check "del" kctl "del cold:s"
+check_eq "the string was fetched" 's="string from a cold page"' "$(trace_hits cold:s)"
+check "del" kundef cold:s
 
 # A writer between definition and registration: arming reads nothing, so
 # the file must have refused writers since it was verified.

@@ -2,10 +2,13 @@
 # A probe's other sites (issue 27, kernel half): `site GROUP:EVENT PATH` adds another
 # inode with the probe's build-id. Copies at another path, deleted while their process
 # runs (named through /proc/PID/map_files), in a private mount namespace (through
-# /proc/PID/root) and one nobody maps all feed the probe's one event: exact counts per
-# site, through ftrace and perf stat -a; a copy whose build-id differs in one bit is
-# refused and said; no breakpoint in any copy while nobody listens; writes denied on
-# every armed copy and allowed again after; del releases every site.
+# /proc/PID/root) and one nobody maps all feed the probe's counter (exact counts per
+# site) and each its own event GROUP/EVENT_copyN, as the CLI's follower defines them
+# (ksite; a multi-probe uprobe event cannot gain or lose a file while in use):
+# ftrace and perf stat -a over 'GROUP:EVENT*' see every copy; a copy whose build-id
+# differs in one bit is refused and said; no breakpoint in any copy while nobody
+# listens; writes denied on every copy and allowed again after; del releases every
+# site.
 # Before `site` existed (main at 38434af) the module rejected the verb, and a copy's
 # hits never reached the probe: perf stat -a and ftrace counted only $S's.
 . /pc/lib.sh
@@ -43,8 +46,8 @@ tick() {
 }
 
 check "insmod" pc_load
-check "define add" kctl "add p:pcfix/add $B $S:$OFF a=%di:s32"
-check "define tick (SDT + semaphore)" kctl "add p:pcfix/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick)"
+check "define add" kdef "p:pcfix/add $B $S:$OFF a=%di:s32"
+check "define tick (SDT + semaphore)" kdef "p:pcfix/tick $B $S:$pc_sdt_SDT_tick($pc_sdt_SEM_tick)"
 
 pc_watch cp $D/copy hitwatch
 exec 3> /tmp/cp.in
@@ -64,9 +67,9 @@ NSP=/proc/$ns/root/tmp/nsmnt/pc_sdt
 check "the namespace's copy is not visible outside it" test ! -e /tmp/nsmnt/pc_sdt
 check "the deleted copy is reachable through map_files" test -f "$GONE"
 
-check "site: a copy at another path" kctl "site pcfix:add $D/copy"
-check "site: a deleted copy through map_files" kctl "site pcfix:add $GONE"
-check "site: a copy nobody maps" kctl "site pcfix:add $D/idle"
+check "site: a copy at another path, its event add_copy1" ksite pcfix:add $D/copy
+check "site: a deleted copy through map_files, add_copy2" ksite pcfix:add $GONE
+check "site: a copy nobody maps, add_copy3" ksite pcfix:add $D/idle
 check "site: one bit of the build-id differs: refused" kfail "site pcfix:add $D/bad"
 check "... and said" grep -q "build-id" $PC_SYSFS/last_error
 check_eq "... not listed" "" "$(site_field pcfix:add $D/bad site)"
@@ -76,7 +79,10 @@ check "... last_error names the site it already is" grep -q "already a site of p
 check "site: unknown probe" kfail "site pcfix:nope $D/copy"
 check "site: a relative path is a syntax error" kfail "site pcfix:add tmp/copy"
 check "site: trailing junk" kfail "site pcfix:add $D/copy x"
-check "site of tick (SDT, semaphore) in every copy" kctl "site pcfix:tick $D/copy" "site pcfix:tick $GONE" "site pcfix:tick $NSP"
+tick_sites() {
+	ksite pcfix:tick $D/copy && ksite pcfix:tick $GONE && ksite pcfix:tick $NSP
+}
+check "site of tick (SDT, semaphore) in every copy, with their events" tick_sites
 check_eq "pcfix:add has 4 sites, the probe's own first" "$S $D/copy $GONE $D/idle" \
 	"$(awk '$1 == "pcfix:add" { sub("path=", "", $NF); printf "%s%s", s, $NF; s = " " }' $SITES)"
 check_eq "the deleted copy is listed unlinked" "1" "$(site_field pcfix:add $GONE unlinked)"
@@ -90,7 +96,7 @@ check "defined: the idle copy cannot be opened for writing (ETXTBSY)" sh -c "! s
 
 # Counting arms every site.
 check "count pcfix:add" kctl "count pcfix:add"
-check "site added while armed: the namespace's copy" kctl "site pcfix:add $NSP"
+check "site added while armed: the namespace's copy, add_copy4" ksite pcfix:add $NSP
 check_eq "armed: every site armed" "armed armed armed armed armed" \
 	"$(awk '$1 == "pcfix:add" { sub("state=", "", $3); printf "%s%s", s, $3; s = " " }' $SITES)"
 check_eq "armed: int3 in the copy's process" "0xcc" "$($PEEK $cp $D/copy $OFF)"
@@ -109,30 +115,33 @@ check_eq "disarmed: original byte in the copy's process" "$orig" "$($PEEK $cp $D
 check_eq "disarmed: original byte in the namespace's process" "$orig" "$($PEEK $ns $NSP $OFF)"
 check "disarmed: the idle copy still cannot be opened for writing" sh -c "! sh -c ': >> $D/idle' 2> /dev/null"
 
-# The one event: ftrace and perf stat -a see every copy.
-if pc_events; then
-	trace_on pcfix:add pcfix:tick
-	tick cp 3
-	tick gn 4
-	tick ns 5
-	trace_off
-	check_eq "ftrace: the copy's 3 hits" "3" "$(grep -c -- "-$cp .* add: (" $TR/trace; :)"
-	check_eq "ftrace: the deleted copy's 4" "4" "$(grep -c -- "-$gn .* add: (" $TR/trace; :)"
-	check_eq "ftrace: the namespace's 5" "5" "$(grep -c -- "-$ns .* add: (" $TR/trace; :)"
-	check_eq "ftrace: the SDT probe too, with its semaphore raised in each copy" "hits 5 sem=1" "$(tail -n 1 /tmp/ns.out)"
-	want=$(($(cat /tmp/cp.out /tmp/gn.out /tmp/ns.out | wc -l) + 3))
-	perf stat -a -x, -e pcfix:add -o /tmp/stat -- sh -c \
-		"echo 6 >&3; echo 7 >&4; echo 8 >&5; $S loop 9 > /dev/null
-		 until [ \$(cat /tmp/cp.out /tmp/gn.out /tmp/ns.out | wc -l) -ge $want ]; do sleep 0.1; done"
-	check_eq "perf stat -a: every copy's hits (6+7+8+9)" "30" "$(awk -F, '/pcfix:add/ { print $1 }' /tmp/stat)"
-	check_eq "after perf: semaphore 0 in the namespace's copy" "0x0000" "$($PEEK $ns $NSP $pc_sdt_SEM_tick 2)"
-else
-	diag "no trace events here: ftrace and perf not run"
-fi
+# The events: ftrace and perf stat -a on the group see every copy, each its own event.
+check_eq "the copies' events, on the copies' inodes" \
+	"add add_copy1 add_copy2 add_copy3 add_copy4 tick tick_copy1 tick_copy2 tick_copy3" \
+	"$(ls -d $TR/events/pcfix/*/ | sed 's|/$||; s|.*/||' | sort | tr '\n' ' ' | sed 's/ $//')"
+echo > $TR/trace
+echo 1 > $TR/events/pcfix/enable
+tick cp 3
+tick gn 4
+tick ns 5
+echo 0 > $TR/events/pcfix/enable
+check_eq "ftrace: the copy's 3 hits, as add_copy1" "3" "$(grep -c -- "-$cp .* add_copy1: (" $TR/trace; :)"
+check_eq "ftrace: the deleted copy's 4, as add_copy2" "4" "$(grep -c -- "-$gn .* add_copy2: (" $TR/trace; :)"
+check_eq "ftrace: the namespace's 5, as add_copy4" "5" "$(grep -c -- "-$ns .* add_copy4: (" $TR/trace; :)"
+check_eq "ftrace: the SDT probe too, with its semaphore raised in each copy" "hits 5 sem=1" "$(tail -n 1 /tmp/ns.out)"
+want=$(($(cat /tmp/cp.out /tmp/gn.out /tmp/ns.out | wc -l) + 3))
+perf stat -a -x, -e 'pcfix:add*' -o /tmp/stat -- sh -c \
+	"echo 6 >&3; echo 7 >&4; echo 8 >&5; $S loop 9 > /dev/null
+	 until [ \$(cat /tmp/cp.out /tmp/gn.out /tmp/ns.out | wc -l) -ge $want ]; do sleep 0.1; done"
+check_eq "perf stat -a -e 'pcfix:add*': every copy's hits (6+7+8+9)" "30" "$(awk -F, '/pcfix:add/ { s += $1 } END { print s }' /tmp/stat)"
+check_eq "after perf: semaphore 0 in the namespace's copy" "0x0000" "$($PEEK $ns $NSP $pc_sdt_SEM_tick 2)"
 
-# A site named through /proc/PID/ goes once nothing maps it: the deleted copy and the
-# namespace's (whose mount our reference would keep alive). Hits stay the probe's.
-# Before pruning (0c63295) both stayed listed until del.
+# A deleted copy's site goes once nothing maps it: nothing can open it for writing
+# again (its event, which the CLI's follower removes with it, holds the inode). A copy
+# with a name, even one only a mount namespace that is gone now saw, stays a site and
+# write-denied until del: the kernel's event on it may outlive every process mapping
+# it. Hits stay the probe's. (Before pruning, 0c63295, both stayed listed until del;
+# until the kernel's events, 707960b, the namespace's went too.)
 site_gone() {
 	[ -z "$(site_field pcfix:add "$1" site)" ]
 }
@@ -140,13 +149,13 @@ hits=$(kget pcfix:add hits)
 exec 4>&- 5>&-
 wait $gn $ns
 check "the deleted copy's process exited: its site goes" wait_for 10 site_gone $GONE
-check "the namespace's process exited: its site goes" wait_for 10 site_gone $NSP
-check_eq "  the copies named by a path stay" "$S $D/copy $D/idle" \
+check_eq "  the copies with a name stay, the namespace's too" "$S $D/copy $D/idle $NSP" \
 	"$(awk '$1 == "pcfix:add" { sub("path=", "", $NF); printf "%s%s", s, $NF; s = " " }' $SITES)"
 check_eq "  the probe keeps their hits" "$hits" "$(kget pcfix:add hits)"
-check "del pcfix:add" kctl "del pcfix:add"
+check "del pcfix:add: its copies' events, its event, its definition" kundef pcfix:add
 check_eq "its sites are gone" "" "$(site_field pcfix:add $D/copy site)"
-check "clear" kctl clear
+check_eq "  and its events" "" "$(ls -d $TR/events/pcfix/add* 2> /dev/null)"
+check "clear" kclear
 check_eq "sites listing empty" "" "$(cat $SITES)"
 check_eq "nothing armed" "0" "$(cat $PC_SYSFS/nr_armed)"
 exec 3>&-
