@@ -202,6 +202,18 @@ pc_bpftrace_unbind() {
 	done
 }
 
+# Bookworm's promtool: run.sh's tool disk for *-metrics.sh scripts (tests/vm/promimage.sh),
+# a Go binary that needs only the initramfs's libc.
+PC_PROMTOOL=/mnt/promtool/promtool
+
+# pc_promtool_ok: succeeds if $PC_PROMTOOL can run; else prints why not.
+pc_promtool_ok() {
+	[ -x "$PC_PROMTOOL" ] && return 0
+	_why=$(cat /pc/promtool.missing /run/pc-disks.err 2> /dev/null)
+	echo "no promtool on ${PC_PROMTOOL%/*}: ${_why:-no disk attached (run.sh attaches it for *-metrics.sh scripts)}"
+	return 1
+}
+
 # Containers (35-container, 71-arm64-fs):
 # child_of PID: the pid of PID's child (unshare --fork and nsenter --pid fork one)
 child_of() {

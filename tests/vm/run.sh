@@ -238,21 +238,29 @@ make_disks() {
 	mkfs.xfs -q -f -L pc-xfs "$out/xfs.img" || die "mkfs.xfs failed (apt-get install xfsprogs)"
 }
 
-# bpftrace_disk: where a selected script is named *-bpftrace.sh, the image of bookworm's
-# bpftrace (tests/vm/bpfimage.sh, built once per machine) as a third disk, vdc, which
-# /init mounts read-only on /mnt/bpftrace (/pc/disks.extra). Other runs go without it.
-# Without the image the run goes on: /pc/bpftrace.missing says why, and the script
-# reports it (a failure under CI=true).
-bpf_img=
-bpftrace_disk() {
-	ls "$root"/pc/t/*-bpftrace.sh > /dev/null 2>&1 || return 0
-	if bpf_img=$("$vm/bpfimage.sh" 2> "$out/bpfimage.log"); then
-		echo "vdc:ext4:/mnt/bpftrace:ro" > "$root/pc/disks.extra"
-	else
-		bpf_img=
-		log "no bpftrace image: $(tail -n 1 "$out/bpfimage.log")"
-		{ echo "tests/vm/bpfimage.sh failed:"; tail -n 5 "$out/bpfimage.log"; } > "$root/pc/bpftrace.missing"
-	fi
+# Tool disks: read-only images of tools too large for the initramfs, each attached as the
+# next virtio disk (vdc, vdd) where a selected script's name matches its glob, and mounted
+# by /init (/pc/disks.extra); other runs go without them. Built once per machine by
+# their scripts. Without an image the run goes on: /pc/NAME.missing says why, and the
+# script reports it (a failure under CI=true).
+#   *-bpftrace.sh  bookworm's bpftrace (tests/vm/bpfimage.sh) on /mnt/bpftrace
+#   *-metrics.sh   bookworm's promtool (tests/vm/promimage.sh) on /mnt/promtool
+TOOL_DISKS=("bpftrace:*-bpftrace.sh:bpfimage.sh" "promtool:*-metrics.sh:promimage.sh")
+tool_imgs=()
+tool_disks() {
+	local t name glob img dev
+	for t in "${TOOL_DISKS[@]}"; do
+		name=${t%%:*} glob=${t#*:} glob=${glob%:*}
+		ls "$root"/pc/t/$glob > /dev/null 2>&1 || continue
+		if img=$("$vm/${t##*:}" 2> "$out/$name-image.log"); then
+			dev=vd$(echo cdefgh | cut -c$((${#tool_imgs[@]} + 1)))
+			tool_imgs+=("$img")
+			echo "$dev:ext4:/mnt/$name:ro" >> "$root/pc/disks.extra"
+		else
+			log "no $name image: $(tail -n 1 "$out/$name-image.log")"
+			{ echo "tests/vm/${t##*:} failed:"; tail -n 5 "$out/$name-image.log"; } > "$root/pc/$name.missing"
+		fi
+	done
 }
 
 # copy_host PATH...: copy host files (and symlink targets, and the libraries ldd
@@ -315,7 +323,7 @@ make_initramfs() {
 		cp "$t" "$root/pc/t/"
 	done
 	ls "$root"/pc/t/*.sh > /dev/null 2>&1 || die "no in-VM test matches ${VM_TESTS:-*} in $testdir"
-	bpftrace_disk
+	tool_disks
 	local d
 	for d in ${VM_EXTRA_MODULES:-}; do
 		build_module "$d" "$out/extra/$(basename "$d")"
@@ -380,12 +388,14 @@ boot() {
 	rm -f "$out/console.log" "$out/tap.log"
 	log "booting $kver ($(du -h "$out/initrd.gz" | cut -f1) initramfs)"
 	local fixed= f disks=()
-	# The two disks of make_disks, vda and vdb (virtio-blk-pci on both machines), and
-	# bpftrace's image read-only as vdc where a script needs it.
+	# The two disks of make_disks, vda and vdb (virtio-blk-pci on both machines), and the
+	# tool images read-only as vdc, vdd where a script needs them (tool_disks).
 	for f in ext4 xfs; do
 		disks+=(-drive "file=$out/$f.img,format=raw,if=virtio,cache=unsafe")
 	done
-	[ -z "${bpf_img:-}" ] || disks+=(-drive "file=$bpf_img,format=raw,if=virtio,readonly=on")
+	for f in ${tool_imgs[@]+"${tool_imgs[@]}"}; do
+		disks+=(-drive "file=$f,format=raw,if=virtio,readonly=on")
+	done
 	[ -z "${VM_FACTOR:-}" ] || fixed=" pc_factor10=$(awk -v f="$VM_FACTOR" 'BEGIN { printf "%d", f * 10 }')"
 	# Freed trace_event_files poisoned where KASAN does not watch them: a hit that
 	# reads one after its event is gone faults (t/25-kmod-del-held). Not on the
