@@ -562,6 +562,7 @@ printf '  %s %-44s %15s\n' "$real" throw 11 /srv/copy.so throw 3 /other/file thr
 	/usr/bin/foo sdt_libstdcxx/throw 2 /x/y probe_other/e 9 \
 	/proc/4194305/root/srv/c.so throw 5 /proc/4194306/root/srv/c.so throw 6 \
 	/proc/4194305/root/srv/app req 8 > "$T/tracefs/uprobe_profile"
+mkdir -p "$T/tracefs/events/sdt_libstdcxx/throw"	# its kernel uprobe event
 om > "$T/om.prom" 2> "$T/om.err"
 check_eq "status --format=openmetrics: exit 0, nothing on stderr" "0 " "$? $(cat "$T/om.err")"
 om_valid "openmetrics" "$T/om.prom"
@@ -573,7 +574,7 @@ om_has "probes by state" 'probecache_probes{state="armed"} 2'
 om_has "  defined" 'probecache_probes{state="defined"} 1'
 om_has "a probe's state, as a state set" "probecache_probe_state{$L,path=\"$real\",state=\"armed\"} 1"
 om_has "  its other states 0" "probecache_probe_state{$L,path=\"$real\",state=\"defined\"} 0"
-om_has "its consumers" "probecache_probe_consumers{$L,path=\"$real\"} 2"
+om_has "whether its kernel event exists" "probecache_probe_event{$L,path=\"$real\"} 1"
 om_has "whether it counts" "probecache_probe_counting{$L,path=\"$real\"} 1"
 om_has "the hits the module counted" "probecache_probe_hits_total{$L,path=\"$real\"} 7"
 om_has "a path escaped: quote, backslash, UTF-8 kept, a byte not UTF-8 as \\\\xff" \

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "armed.h"
+#include "kevent.h"
 #include "kload.h"
 #include "ksites.h"
 #include "metrics.h"
@@ -247,10 +248,10 @@ struct probe_family {
 	bool (*value)(const struct pc_kprobe *p, uint64_t *v);
 };
 
-static bool v_consumers(const struct pc_kprobe *p, uint64_t *v)
+static bool v_event(const struct pc_kprobe *p, uint64_t *v)
 {
-	*v = p->consumers;
-	return p->consumers >= 0;	/* -1: a module that does not say */
+	*v = pc_kevent_exists(p->group, p->event);
+	return true;
 }
 
 static bool v_counting(const struct pc_kprobe *p, uint64_t *v)
@@ -266,9 +267,9 @@ static bool v_hits(const struct pc_kprobe *p, uint64_t *v)
 }
 
 static const struct probe_family probe_families[] = {
-	{ "probecache_probe_consumers", "gauge",
-	  "Consumers of each probe: perf events, ftrace, BPF programs and the module's "
-	  "counter; it is armed while there is one.", v_consumers },
+	{ "probecache_probe_event", "gauge",
+	  "Whether each probe's kernel uprobe event GROUP/EVENT exists (what perf, ftrace "
+	  "and BPF use): 1, or not (root removed it): 0.", v_event },
 	{ "probecache_probe_counting", "gauge",
 	  "Whether the module counts each probe's hits (probecache-resolve arm): 1, or not: 0.",
 	  v_counting },
