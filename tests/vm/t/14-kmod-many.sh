@@ -2,8 +2,9 @@
 # probecache.ko: PC_MANY probes (10 000 on stock kernels, fewer on the debug kernel:
 # tests/vm/run.sh workload_env) armed in one write(), listed, hit, cleared. The module's
 # table only: their events would be the kernel's uprobe events, whose definition and
-# removal at this scale make bench measures (defining 10 000 through uprobe_events took
-# 57 s on 6.1 under TCG at factor 3.2, deleting them over 40 s more).
+# removal at this scale are make bench's to measure (defining 10 000 through
+# uprobe_events took 57 s on 6.1 under TCG at factor 3.2; deleting them had not
+# finished 30 s later).
 . /pc/lib.sh
 . /pc/fixtures/pc_kmod.sh
 kenv pc_many

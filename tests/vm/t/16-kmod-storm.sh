@@ -9,11 +9,14 @@
 kenv pc_storm
 
 check "insmod" pc_load
+# Defined first (each definition is several processes: seconds on the debug kernel),
+# armed once the program runs (the storm lasts 10 s whatever the speed).
+check "define storm entry probe" kdef "p:storm/fn $pc_storm_BUILD_ID $PCF/pc_storm:$pc_storm_OFF_pc_storm_fn x=%di:s64 y=%si:s64"
+check "define storm return probe" kdef "r:storm/ret $pc_storm_BUILD_ID $PCF/pc_storm:$pc_storm_OFF_pc_storm_fn rv=\$retval:s64"
 $PCF/pc_storm 4 10 > /tmp/storm.out &
 storm=$!
 sleep 1
-check "define and count storm entry probe" kdefc "p:storm/fn $pc_storm_BUILD_ID $PCF/pc_storm:$pc_storm_OFF_pc_storm_fn x=%di:s64 y=%si:s64"
-check "define and count storm return probe" kdefc "r:storm/ret $pc_storm_BUILD_ID $PCF/pc_storm:$pc_storm_OFF_pc_storm_fn rv=\$retval:s64"
+check "count both in the running program" kctl "count storm:fn" "count storm:ret"
 trace_on
 sleep 2
 check "storm is hitting" test "$(kget storm:fn hits)" -gt 100

@@ -80,7 +80,11 @@ perf record -q -e pcfix:add -e pcfix:glob -e pcfix:str -o /tmp/r.data -- \
 perf script -i /tmp/r.data > /tmp/script 2> /dev/null
 check_eq "perf script: unsigned, signed and hex fields" "a=1 b=2 ax=0x1
 a=2 b=4 ax=0x2" "$(sed -n 's/.*pcfix:add: ([0-9a-fx]*) //p' /tmp/script)"
-check_eq "perf script: negative value" "b=-5" "$(sed -n 's/.*pcfix:glob: ([0-9a-fx]*) //p' /tmp/script)"
+if foffs_ok; then
+	check_eq "perf script: negative value" "b=-5" "$(sed -n 's/.*pcfix:glob: ([0-9a-fx]*) //p' /tmp/script)"
+else
+	diag "$FOFFS_BUG"
+fi
 check_eq "perf script: string" 's="hello-perf"' "$(sed -n 's/.*pcfix:str: ([0-9a-fx]*) //p' /tmp/script)"
 
 # ftrace: a field filter drops the right hits.

@@ -87,7 +87,7 @@ if grep -qw hist "$(tev lc:ep)/trigger"; then
 	check "del while a hist trigger is on it: EBUSY, the definition kept" kbusy lc:ep
 	check "remove the hist trigger" sh -c "echo '!hist:keys=a' > $(tev lc:ep)/trigger"
 else
-	diag "no hist triggers in this kernel (the debug kernel's config has none): not checked here"
+	diag "no hist triggers in this kernel's config: not checked here"
 fi
 if echo 'e:lcep/ep lc/ep' 2> /dev/null >> $TR/dynamic_events; then
 	check "del while an eprobe holds the event: EBUSY, the definition kept" kbusy lc:ep
