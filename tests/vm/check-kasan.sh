@@ -18,7 +18,7 @@ check_eq "its only failing result is the kernel-log check" \
 	"not ok - debug: kernel log is clean" \
 	"$(printf '%s\n' "$out" | grep '^not ok' | sed 's/^not ok [0-9]* /not ok /')"
 check "the kernel log check names KASAN's use-after-free report" \
-	grep -q '^# #   report: .*BUG: KASAN: .*use-after-free' <<< "$out"
+	grep -q '^#   report: .*BUG: KASAN: .*use-after-free' <<< "$out"
 check "the planted module's own checks passed" \
 	grep -q '^ok [0-9]* - debug: 00-kasan.sh: planted module loaded' <<< "$out"
 tap_done
