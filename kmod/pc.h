@@ -89,6 +89,8 @@ struct pc_claim {
 	bool sdt;			/* an SDT probe: in the file's notes */
 	u64 offset;
 	u64 ref_ctr_offset;
+	const struct pc_arg *args;	/* their @+FILEOFF must be mapped */
+	u8 nargs;
 };
 
 /*

@@ -279,6 +279,8 @@ void pc_claim_init(struct pc_claim *claim, const u8 *build_id, u8 build_id_len,
 	claim->offset = offset;
 	claim->ref_ctr_offset = ref_ctr_offset;
 	claim->sdt = ref_ctr_offset || str_has_prefix(group, "sdt_");
+	claim->args = NULL;
+	claim->nargs = 0;
 }
 
 static int pc_check_build_id(const struct pc_claim *claim,
@@ -291,6 +293,40 @@ static int pc_check_build_id(const struct pc_claim *claim,
 			  "build-id mismatch: file has %*phN, record wants %*phN",
 			  (int)facts->build_id_len, facts->build_id,
 			  claim->build_id_len, claim->build_id);
+}
+
+static const char *pc_arg_field(unsigned int i)
+{
+	static const char *const names[] = {
+		"arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "arg7", "arg8",
+		"arg9", "arg10", "arg11", "arg12", "arg13", "arg14", "arg15",
+		"arg16",
+	};
+
+	BUILD_BUG_ON(ARRAY_SIZE(names) != PROBECACHE_MAX_ARGS);
+	return i < ARRAY_SIZE(names) ? names[i] : "arg";
+}
+
+/*
+ * The uprobe event reads @+FILEOFF at the address the file offset is mapped
+ * to: one outside every PT_LOAD has none, and would read whatever lies there.
+ */
+static int pc_check_fileoffs(const struct pc_claim *claim,
+			     const struct pc_elf_info *elf, struct pc_err *err)
+{
+	unsigned int i;
+	u64 vaddr;
+
+	for (i = 0; i < claim->nargs; i++) {
+		const struct pc_arg *a = &claim->args[i];
+
+		if (a->kind == PC_BASE_FILEOFF &&
+		    pc_elf_off_to_vaddr(elf, a->fileoff, &vaddr))
+			return pc_err_set(err, -ERANGE, pc_arg_field(i),
+					  "@+0x%llx is not inside any PT_LOAD",
+					  a->fileoff);
+	}
+	return 0;
 }
 
 /* Offsets are file offsets into the very bytes we just checked. */
@@ -310,7 +346,7 @@ static int pc_check_offsets(const struct pc_claim *claim,
 		return pc_err_set(err, -ERANGE, "ref_ctr",
 				  "0x%llx is not inside a writable PT_LOAD",
 				  claim->ref_ctr_offset);
-	return 0;
+	return pc_check_fileoffs(claim, elf, err);
 }
 
 /* What an SDT check needs of the section headers. */
@@ -652,6 +688,8 @@ int pc_verify(const struct pc_record *rec, const char *pathname,
 
 	pc_claim_init(&claim, rec->build_id, rec->build_id_len, rec->offset,
 		      rec->ref_ctr_offset, rec->group);
+	claim.args = rec->args;
+	claim.nargs = rec->nargs;
 
 	memset(v, 0, sizeof(*v));
 	ret = pc_open(pathname, v, &f, err);

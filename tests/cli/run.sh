@@ -1173,9 +1173,11 @@ PROBECACHE_DIR=$T/cachenp fk disarm -q 'sdt_pcfix:*'
 fresh
 mkdir -p "$(evdir sdt_rs:tick)"	# someone else's event of that name (perf probe, uprobe_events)
 check_eq "define where the kernel refuses the event: exit 1" 1 "$(fkrc define sdt_rs:tick)"
-check "  says the kernel's reason from tracefs error_log" grep -qF \
-	"probecache-resolve: sdt_rs:tick ($T/tree/rs_sem): kernel: fakemod: the event exists (the kernel appends a probe of the same args to it, or says why not)" "$T/fk.err"
-check_eq "  the module's add undone; the other event left alone" "control add|uprobe_events p: -> EEXIST|control del|no yes" \
+check "  says the event exists, and how to remove it" grep -qF \
+	"probecache-resolve: sdt_rs:tick ($T/tree/rs_sem): kernel: an event sdt_rs/tick exists already ('perf probe -d sdt_rs:tick' removes it if it is not probecache's)" "$T/fk.err"
+# The kernel would append our probe to that event (append_trace_uprobe()): never written.
+check_eq "  nothing written to uprobe_events; the module's add undone; the other event left alone" \
+	"control add|control del|no yes" \
 	"$(jr sdt_rs:tick)|$(listed sdt_rs:tick) $(ev sdt_rs:tick)"
 rmdir "$(evdir sdt_rs:tick)"
 fresh

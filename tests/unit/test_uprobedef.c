@@ -23,7 +23,8 @@ static struct pc_elf_info elf = {
 	},
 };
 
-static int def(const char *record, char *buf, size_t size, struct pc_uprobe_dropped *drop)
+static int def_flags(const char *record, unsigned int flags, char *buf, size_t size,
+		     struct pc_uprobe_dropped *drop)
 {
 	struct pc_command cmd;
 	struct pc_parse_error perr;
@@ -33,7 +34,12 @@ static int def(const char *record, char *buf, size_t size, struct pc_uprobe_drop
 		printf("# parse %s: %s: %s\n", record, perr.field, perr.why);
 		return ret;
 	}
-	return pc_uprobe_def(&cmd.rec, &elf, "/usr/bin/x", buf, size, drop);
+	return pc_uprobe_def(&cmd.rec, &elf, flags, "/usr/bin/x", buf, size, drop);
+}
+
+static int def(const char *record, char *buf, size_t size, struct pc_uprobe_dropped *drop)
+{
+	return def_flags(record, 0, buf, size, drop);
 }
 
 static void same(const char *record, const char *want, const char *what)
@@ -75,6 +81,12 @@ int main(void)
 	TAP_OK(ret > 0 && !strcmp(buf, "p:g/e /usr/bin/x:0x1234 a=%di:u64 b=%si:u32") &&
 	       drop.n == 1 && !strcmp(drop.names[0], "t") && strstr(drop.why[0], "index"),
 	       "an index-register arg is dropped and named, the others kept (got '%s')", buf);
+	ret = def_flags(ADD "a=%di:u64 v=@+0x5040:u64 w=+8(@+0x1800):u32", PC_UPROBE_NO_FILEOFF,
+			buf, sizeof(buf), &drop);
+	TAP_OK(ret > 0 && !strcmp(buf, "p:g/e /usr/bin/x:0x1234 a=%di:u64") && drop.n == 2 &&
+	       !strcmp(drop.names[0], "v") && !strcmp(drop.names[1], "w") &&
+	       strstr(drop.why[0], "before 6.1"),
+	       "a kernel that fetches @+ wrong: every @+ arg dropped and named (got '%s')", buf);
 	ret = def(ADD "v=@+0x9000:u64", buf, sizeof(buf), &drop);
 	TAP_OK(ret == -ERANGE && drop.n == 1 && !strcmp(drop.names[0], "v"),
 	       "@+ outside every PT_LOAD: ERANGE naming the arg (got %d)", ret);

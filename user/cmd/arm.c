@@ -638,21 +638,29 @@ static bool needs_event(const struct arm_item *it)
 	return !pc_kevent_exists(group, colon + 1);
 }
 
+/*
+ * Under the events lock, with the sites read under it: a definition deleted
+ * meanwhile gets no event, and no other definer takes the names meanwhile.
+ */
 static int define_events(int fd, struct arm_item *items, size_t n)
 {
 	struct pc_ksites ks = { 0 };
 	bool any = false;
-	int ret;
+	int ret, lock;
 
 	for (size_t i = 0; i < n; i++)
 		any |= needs_event(&items[i]);
 	if (!any)
 		return 0;
+	lock = pc_kevent_lock();
+	if (lock < 0)
+		return lock;
 	ret = pc_ksites_read(&ks);
 	for (size_t i = 0; !ret && i < n; i++)
 		if (needs_event(&items[i]))
 			define_event(fd, &items[i], &ks);
 	pc_ksites_free(&ks);
+	pc_kevent_unlock(lock);
 	return ret;
 }
 
@@ -669,14 +677,18 @@ int pc_probe_delete(const char *name, char *why, size_t whylen)
 {
 	char group[PROBECACHE_NAME_MAX + 1], line[2 * PROBECACHE_NAME_MAX + 8];
 	const char *event;
-	int ret;
+	int ret, lock;
 
 	split_name(name, group, sizeof(group), &event);
+	lock = pc_kevent_lock();
+	if (lock < 0)
+		return lock;
 	ret = pc_kevent_remove_all(group, event, why, whylen);
-	if (ret)
-		return ret;
 	snprintf(line, sizeof(line), "del %s", name);
-	return pc_control_write(line, why, whylen);
+	if (!ret)
+		ret = pc_control_write(line, why, whylen);
+	pc_kevent_unlock(lock);
+	return ret;
 }
 
 int pc_probes_clear(char *why, size_t whylen)
@@ -684,14 +696,20 @@ int pc_probes_clear(char *why, size_t whylen)
 	char group[PROBECACHE_NAME_MAX + 1];
 	struct pc_kprobes k = { 0 };
 	const char *event;
-	int ret = pc_kprobes_read(&k);
+	int ret, lock = pc_kevent_lock();
 
+	if (lock < 0)
+		return lock;
+	ret = pc_kprobes_read(&k);
 	for (size_t i = 0; !ret && i < k.n; i++) {
 		split_name(k.p[i].name, group, sizeof(group), &event);
 		ret = pc_kevent_remove_all(group, event, why, whylen);
 	}
 	pc_kprobes_free(&k);
-	return ret ? ret : pc_control_write("clear", why, whylen);
+	if (!ret)
+		ret = pc_control_write("clear", why, whylen);
+	pc_kevent_unlock(lock);
+	return ret;
 }
 
 /*
@@ -1100,7 +1118,7 @@ int pc_disarm(char *const *patterns, int npatterns, bool keep, bool quiet,
 	struct pc_kprobes k;
 	struct arm_item *items = NULL;
 	size_t n = 0;
-	int ret, fd;
+	int ret, fd, lock;
 
 	memset(res, 0, sizeof(*res));
 	ret = pc_patterns_parse(patterns, npatterns, &pats);
@@ -1119,9 +1137,14 @@ int pc_disarm(char *const *patterns, int npatterns, bool keep, bool quiet,
 	if (!ret && n && fd < 0)
 		ret = fd;
 	if (fd >= 0) {
-		if (!keep)
+		lock = keep ? -1 : pc_kevent_lock();
+		if (!keep && lock < 0)
+			ret = lock;
+		if (!ret && !keep)
 			remove_events(items, &n, quiet, res);
-		push_items(fd, items, n);
+		if (!ret)
+			push_items(fd, items, n);
+		pc_kevent_unlock(lock);
 		close(fd);
 	}
 	for (size_t i = 0; !ret && i < n; i++)

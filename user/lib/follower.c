@@ -168,7 +168,7 @@ static int sites_reload(struct pc_follower *f)
 	pc_ksites_free(&f->sites);
 	f->sites = k;
 	/* A pruned copy's event holds its deleted inode: it goes too. */
-	pc_kevent_prune_copies(&f->sites);
+	pc_kevent_prune_copies();
 	return 0;
 }
 

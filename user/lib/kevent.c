@@ -9,10 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "armed.h"
@@ -100,6 +102,17 @@ static int read_phdrs(int fd, struct pc_elf_info *elf)
 	return pc_elf_parse_phdrs(buf, n, elf, &why) ? -ENOEXEC : 0;
 }
 
+/* What the running kernel's uprobe events cannot fetch (PC_UPROBE_*). */
+static unsigned int kernel_flags(void)
+{
+	struct utsname u;
+	unsigned int major, minor;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return 0;
+	return major < 6 || (major == 6 && minor < 1) ? PC_UPROBE_NO_FILEOFF : 0;
+}
+
 static int define_at(const struct pc_record *rec, const struct pc_elf_info *elf,
 		     const char *path, char *why, size_t whylen)
 {
@@ -109,7 +122,19 @@ static int define_at(const struct pc_record *rec, const struct pc_elf_info *elf,
 
 	if (!line)
 		return -ENOMEM;
-	ret = pc_uprobe_def(rec, elf, path, line, DEF_MAX, &drop);
+	/*
+	 * A definition of a name that exists on another inode is appended to
+	 * that event (append_trace_uprobe()), which the kernel mishandles while
+	 * the event is in use (design.md, "Event lifecycle"): never append.
+	 */
+	if (pc_kevent_exists(rec->group, rec->event)) {
+		free(line);
+		snprintf(why, whylen, "an event %s/%s exists already ('perf probe -d %s:%s' "
+			 "removes it if it is not probecache's)", rec->group, rec->event,
+			 rec->group, rec->event);
+		return -EEXIST;
+	}
+	ret = pc_uprobe_def(rec, elf, kernel_flags(), path, line, DEF_MAX, &drop);
 	if (ret == -ERANGE)
 		snprintf(why, whylen, "%s: %s", drop.names[0], drop.why[0]);
 	if (ret >= 0) {
@@ -234,6 +259,30 @@ bool pc_kevent_same_file(int fd, const char *name, dev_t dev, ino_t ino,
 	if (!pc_kevent_real_inode(fd, &d, &i) && d == dev && i == ino)
 		return true;
 	return pc_kevent_overlay_same(fd, name, build_id);
+}
+
+int pc_kevent_lock(void)
+{
+	char path[PATH_MAX];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/uprobe_events", pc_tracefs_dir());
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (flock(fd, LOCK_EX))
+		if (errno != EINTR) {
+			ret = -errno;
+			close(fd);
+			return ret;
+		}
+	return fd;
+}
+
+void pc_kevent_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);	/* drops the flock */
 }
 
 bool pc_kevent_exists(const char *group, const char *event)
@@ -433,7 +482,7 @@ static bool event_line(char *line, char **group, char **event, char **path)
 	return true;
 }
 
-unsigned int pc_kevent_prune_copies(const struct pc_ksites *k)
+static unsigned int prune_copies(const struct pc_ksites *k)
 {
 	char path[PATH_MAX], line[PATH_MAX + 512], name[2 * PROBECACHE_NAME_MAX + 2], why[256];
 	char *group, *event, *file;
@@ -452,5 +501,19 @@ unsigned int pc_kevent_prune_copies(const struct pc_ksites *k)
 		n += !pc_kevent_remove(group, event, why, sizeof(why));
 	}
 	fclose(f);
+	return n;
+}
+
+unsigned int pc_kevent_prune_copies(void)
+{
+	struct pc_ksites k = { 0 };
+	unsigned int n = 0;
+	int lock = pc_kevent_lock();
+
+	/* The sites as they are now: another definer's new copy is a site already. */
+	if (lock >= 0 && !pc_ksites_read(&k))
+		n = prune_copies(&k);
+	pc_ksites_free(&k);
+	pc_kevent_unlock(lock);
 	return n;
 }

@@ -47,6 +47,18 @@ bool pc_kevent_same_file(int fd, const char *name, dev_t dev, ino_t ino,
 /* The overlayfs part of that: @fd on overlayfs, its build-id @build_id. */
 bool pc_kevent_overlay_same(int fd, const char *name, const char *build_id);
 
+/*
+ * probecache's writers of events and definitions take this lock, flock() on
+ * tracefs uprobe_events, around what they read of the module's listings and
+ * write: then an event is defined only for a definition that exists and
+ * only when its name is free (two copies never pick one EVENT_copyN), and
+ * no event outlives its definition. Returns the fd to pass to
+ * pc_kevent_unlock(), or -errno. Not nested: the callers of the functions
+ * below take it.
+ */
+int pc_kevent_lock(void);
+void pc_kevent_unlock(int fd);
+
 /* Does tracefs list the event GROUP/EVENT? */
 bool pc_kevent_exists(const char *group, const char *event);
 
@@ -66,10 +78,9 @@ int pc_kevent_define_copy(const struct pc_kprobe *kp, const char *name,
 /*
  * Remove the copy events (EVENT_copyN) whose copy is no site of the probe
  * any more (the module prunes a deleted copy once nothing maps it); one in
- * use stays until a later call. Returns how many went.
+ * use stays until a later call. Takes the lock. Returns how many went.
  */
-struct pc_ksites;
-unsigned int pc_kevent_prune_copies(const struct pc_ksites *k);
+unsigned int pc_kevent_prune_copies(void);
 
 /* Remove GROUP/EVENT's copies' events, then GROUP/EVENT: the first error stops. */
 int pc_kevent_remove_all(const char *group, const char *event, char *why, size_t whylen);

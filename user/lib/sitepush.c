@@ -47,10 +47,12 @@ static void copy_event(const char *name, const char *sname, int fd)
 	struct pc_kprobes k = { 0 };
 	const struct pc_kprobe *kp;
 	char why[512] = "";
-	int ret;
+	int ret, lock = -1;
 
 	ret = fd < 0 ? -EBADF : pc_kevent_real_inode(fd, &f.dev, &f.ino);
 	if (!ret)
+		ret = lock = pc_kevent_lock();
+	if (ret >= 0)
 		ret = pc_ksites_read(&ks) ?: pc_kprobes_read(&k);
 	kp = ret ? NULL : pc_kprobes_get(&k, name);
 	if (!ret && !kp)
@@ -63,6 +65,7 @@ static void copy_event(const char *name, const char *sname, int fd)
 	if (ret)
 		pc_warn("%s: copy %s is counted but has no event: %s", name, sname,
 			why[0] ? why : strerror(-ret));
+	pc_kevent_unlock(lock);
 	pc_kprobes_free(&k);
 	pc_ksites_free(&ks);
 }

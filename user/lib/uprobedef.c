@@ -44,7 +44,8 @@ static void drop_arg(struct pc_uprobe_dropped *drop, const struct pc_arg *a, con
 
 /* @rec's args as the kernel will fetch them, into @out. */
 static int kernel_args(const struct pc_record *rec, const struct pc_elf_info *elf,
-		       struct pc_record *out, struct pc_uprobe_dropped *drop)
+		       unsigned int flags, struct pc_record *out,
+		       struct pc_uprobe_dropped *drop)
 {
 	unsigned int i;
 
@@ -55,6 +56,10 @@ static int kernel_args(const struct pc_record *rec, const struct pc_elf_info *el
 
 		if (a.kind == PC_BASE_SIB) {
 			drop_arg(drop, &a, "an index register has no uprobe_events form");
+			continue;
+		}
+		if (a.kind == PC_BASE_FILEOFF && (flags & PC_UPROBE_NO_FILEOFF)) {
+			drop_arg(drop, &a, "this kernel's uprobe events read @+ at the wrong address (before 6.1)");
 			continue;
 		}
 		if (a.kind == PC_BASE_FILEOFF && fileoff_for_kernel(elf, rec->offset, &a.fileoff)) {
@@ -68,7 +73,7 @@ static int kernel_args(const struct pc_record *rec, const struct pc_elf_info *el
 }
 
 int pc_uprobe_def(const struct pc_record *rec, const struct pc_elf_info *elf,
-		  const char *path, char *buf, size_t size,
+		  unsigned int flags, const char *path, char *buf, size_t size,
 		  struct pc_uprobe_dropped *drop)
 {
 	struct pc_record k;
@@ -76,7 +81,7 @@ int pc_uprobe_def(const struct pc_record *rec, const struct pc_elf_info *elf,
 	int n, ret;
 
 	memset(drop, 0, sizeof(*drop));
-	ret = kernel_args(rec, elf, &k, drop);
+	ret = kernel_args(rec, elf, flags, &k, drop);
 	if (ret)
 		return ret;
 	if (rec->ref_ctr_offset)
