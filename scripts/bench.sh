@@ -24,9 +24,10 @@ base_module() {
 		-e "s|\$(src)/\.\./include|$2/include|g" "$2/kmod/Kbuild"
 }
 if [ "${BENCH_VM:-1}" = 1 ] && ls tests/vm/bench/*.sh > /dev/null 2>&1; then
-	# The baseline: the module before issue 26's event lifecycle (per hit and define
-	# must be no worse than it); BENCH_BASE=REV for another.
-	base=${BENCH_BASE:-ad89d32}
+	# The baseline: the module before the second kernel design, whose own trace events
+	# tests/vm/bench/20-events.sh compares with the kernel's uprobe events;
+	# BENCH_BASE=REV for another.
+	base=${BENCH_BASE:-0bb43f1}
 	extra=
 	! base_module "$base" "$PWD/build/bench-base" || extra=$PWD/build/bench-base/kmod
 	echo "# ---- in-VM benchmarks (${BENCH_KERNEL:-6.1}; baseline module: $base)"

@@ -1180,6 +1180,23 @@ check_eq "  nothing written to uprobe_events; the module's add undone; the other
 	"control add|control del|no yes" \
 	"$(jr sdt_rs:tick)|$(listed sdt_rs:tick) $(ev sdt_rs:tick)"
 rmdir "$(evdir sdt_rs:tick)"
+# Definers take flock(uprobe_events) around what they read of the module and write
+# (kevent.h): a define or a disarm while another holds it waits for it.
+fresh
+# held_then CMD...: CMD while another process holds the lock for 3 s; prints CMD's exit
+# status and whether the holder had let go before CMD returned
+held_then() {
+	rm -f "$T/lk.held" "$T/lk.gone"
+	flock "$F/tracefs/uprobe_events" sh -c ": > '$T/lk.held'; sleep 3; : > '$T/lk.gone'" &
+	while [ ! -e "$T/lk.held" ]; do sleep 0.05; done
+	"$@" > /dev/null 2>&1
+	echo "$? $([ -e "$T/lk.gone" ] && echo waited || echo "did not wait")"
+	wait
+}
+check_eq "define while another definer holds the events lock: waits for it" "0 waited" \
+	"$(held_then fk define sdt_rs:tick)"
+check_eq "disarm too" "0 waited" "$(held_then fk disarm sdt_rs:tick)"
+check_eq "  the probe and its event gone" "no no" "$(listed sdt_rs:tick) $(ev sdt_rs:tick)"
 fresh
 cp "$T/tree/rs_sem" "$T/tree/rs_sem.new"
 echo "$T/tree/rs_sem.new" > "$F/sys/replace_before_add.sdt_rs:tick"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # This module against a baseline build of it (scripts/bench.sh builds BENCH_BASE,
-# default the module before issue 26's lifecycle, into /pc/extra/probecache.ko), in
+# default the module before the second kernel design, into /pc/extra/probecache.ko), in
 # the same VM, rounds alternating so drift in the host's load hits both alike, the
 # best of the rounds kept: ns per hit of pc_add() with a counting probe (best of 3 runs), and the time to define 1000 probes on one
 # file, count them (arm), then clear them. Printed, not asserted.
