@@ -132,8 +132,8 @@
  *    mismatch or an SDT record (group sdt_*, or any REFCTR) whose OFFSET is
  *    no probe of the file's .note.stapsdt or whose REFCTR is not that
  *    probe's semaphore, ERANGE OFFSET, REFCTR or @+FILEOFF outside the
- *    required PT_LOAD, ESRCH no such pid, EEXIST GROUP:EVENT exists (ours,
- *    or a trace event of uprobe_events, kprobe_events or a module), ENOSPC
+ *    required PT_LOAD, ESRCH no such pid, EEXIST GROUP:EVENT is defined
+ *    already (the module's table; trace events are not its to check), ENOSPC
  *    max_probes reached, EAGAIN file changed (or was copied up by
  *    overlayfs) while being verified, whatever its reads found meanwhile;
  *    a read error of the file: that error; del/count/nocount of an unknown
