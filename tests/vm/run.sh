@@ -75,8 +75,8 @@ workload_env() {
 not_applicable() {
 	case "$1:$2" in
 	debug:61-dkms.sh) echo "DKMS builds against a distribution headers package; the debug kernel has none" ;;
-	debug:71-bpftrace.sh)
-		echo "bpftrace 0.17 types tracepoint args from BTF or kernel headers; the debug kernel has neither (clang: 'linux/types.h' file not found)" ;;
+	debug:71-bpftrace.sh|5.10:71-bpftrace.sh)
+		echo "bpftrace 0.17 types tracepoint args from BTF or kernel headers; this kernel has neither (clang: 'linux/types.h' file not found)" ;;
 	arm64-*:7[0-9]-arm64*.sh) ;;
 	arm64-*:*) echo "an x86-64 script (its CLI, fixtures and tools are x86-64 binaries)" ;;
 	*:7[0-9]-arm64*.sh) echo "an arm64 script" ;;

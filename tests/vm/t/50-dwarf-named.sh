@@ -4,8 +4,7 @@
 # probe's event gets perf's __return suffix), then the
 # debuginfo is deleted: arming and firing use only the cache. Every hit's
 # fetched values, read from the probes' own trace events (named, typed fields),
-# must equal what the fixture printed for that call. Debian 5.10 has no trace
-# events for probecache: there the hits are counted and the events checked absent.
+# must equal what the fixture printed for that call.
 . /pc/lib.sh
 export PROBECACHE_DIR=/tmp/pc50
 T=/sys/kernel/tracing
@@ -18,8 +17,6 @@ pc_load || { not_ok "insmod probecache.ko"; tap_done; exit 1; }
 add() {
 	check "add $1" probecache-resolve add -x $APP "$1"
 }
-events=yes
-[ "${PC_KERNEL:-}" = 5.10 ] && events=no
 out=$(probecache-resolve add --arm -x $APP 'dwapp:chain=dw_chain it->in.s' 2>&1)
 check_eq "add --arm arms the new probe at once" "armed 1" \
 	"$(pc_field dwapp:chain state) $(pc_field dwapp:chain counting)"
@@ -41,9 +38,9 @@ for p in work work_ret__return pair sum chain; do
 	check_eq "dwapp:$p state armed" armed "$(pc_field dwapp:$p state)"
 done
 
-[ $events = no ] || { echo 1 > $T/events/dwapp/enable; : > $T/trace; }
+echo 1 > $T/events/dwapp/enable; : > $T/trace
 $APP 3 hello > /tmp/pc50.out
-[ $events = no ] || echo 0 > $T/events/dwapp/enable
+echo 0 > $T/events/dwapp/enable
 check_eq "fixture ran 3 rounds" "total=" "$(tail -n 1 /tmp/pc50.out | cut -c1-6)"
 for p in work work_ret__return pair sum chain; do
 	check_eq "dwapp:$p: 3 hits" 3 "$(pc_hits dwapp:$p)"
@@ -57,20 +54,16 @@ sed -n 's/^dw_pair x=\([-0-9]*\) y=\([-0-9]*\) .*/x=\1 y=\2/p' /tmp/pc50.out > /
 sed -n 's/^dw_sum v0=\([-0-9]*\) v1=\([-0-9]*\) v2=\([-0-9]*\) n=\([0-9]*\) .*/v0=\1 v1=\2 v2=\3 n=\4 t1=\2/p' \
 	/tmp/pc50.out > /tmp/pc50.sum
 sed -n 's/^dw_chain_first s=\([-0-9]*\)$/s=\1/p' /tmp/pc50.out > /tmp/pc50.chain
-if [ $events = yes ]; then
-	for p in work ret pair sum chain; do
-		ev=$p
-		[ $p = ret ] && ev=work_ret__return
-		grep " $ev: (0x" $T/trace | sed "s/.* $ev: ([^)]*) //" > /tmp/pc50.got.$p
-		check_eq "dwapp:$ev: the fixture printed 3 calls" 3 "$(grep -c . /tmp/pc50.$p)"
-		check_eq "dwapp:$ev: event fields = what the fixture printed ($(head -n 1 /tmp/pc50.$p))" \
-			"$(cat /tmp/pc50.$p)" "$(cat /tmp/pc50.got.$p)"
-	done
-	check "the string field is typed __data_loc char[] in the event format" \
-		grep -q 'field:__data_loc char\[\] label;' $T/events/dwapp/work/format
-else
-	check "5.10: no trace events, the hits above counted all the same" test ! -e $T/events/dwapp
-fi
+for p in work ret pair sum chain; do
+	ev=$p
+	[ $p = ret ] && ev=work_ret__return
+	grep " $ev: (0x" $T/trace | sed "s/.* $ev: ([^)]*) //" > /tmp/pc50.got.$p
+	check_eq "dwapp:$ev: the fixture printed 3 calls" 3 "$(grep -c . /tmp/pc50.$p)"
+	check_eq "dwapp:$ev: event fields = what the fixture printed ($(head -n 1 /tmp/pc50.$p))" \
+		"$(cat /tmp/pc50.$p)" "$(cat /tmp/pc50.got.$p)"
+done
+check "the string field is typed __data_loc char[] in the event format" \
+	grep -q 'field:__data_loc char\[\] label;' $T/events/dwapp/work/format
 
 probecache-resolve disarm 'dwapp:*' > /dev/null 2>&1
 check "disarm removes them" pc_unlisted dwapp:work
