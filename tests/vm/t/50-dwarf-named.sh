@@ -51,7 +51,11 @@ sed -n 's/^dw_work n=\([0-9]*\) scale=\([0-9]*\) label=\([^ ]*\) id=\([0-9]*\) w
 	/tmp/pc50.out > /tmp/pc50.work
 sed -n 's/^dw_work .* ret=\([-0-9]*\)$/ret=\1/p' /tmp/pc50.out > /tmp/pc50.ret
 sed -n 's/^dw_pair x=\([-0-9]*\) y=\([-0-9]*\) .*/x=\1 y=\2/p' /tmp/pc50.out > /tmp/pc50.pair
-sed -n 's/^dw_sum v0=\([-0-9]*\) v1=\([-0-9]*\) v2=\([-0-9]*\) n=\([0-9]*\) .*/v0=\1 v1=\2 v2=\3 n=\4 t1=\2/p' \
+# t1 is a global (dw_table[1], an @+ operand): before 6.1 the CLI leaves it out, as
+# the kernel's uprobe events would fetch it from elsewhere (design.md)
+t1=' t1=\2'
+case $(uname -r) in [1-5].*|6.0.*) t1= ;; esac
+sed -n "s/^dw_sum v0=\([-0-9]*\) v1=\([-0-9]*\) v2=\([-0-9]*\) n=\([0-9]*\) .*/v0=\1 v1=\2 v2=\3 n=\4$t1/p" \
 	/tmp/pc50.out > /tmp/pc50.sum
 sed -n 's/^dw_chain_first s=\([-0-9]*\)$/s=\1/p' /tmp/pc50.out > /tmp/pc50.chain
 for p in work ret pair sum chain; do
