@@ -237,21 +237,36 @@ make_disks() {
 	mkfs.xfs -q -f -L pc-xfs "$out/xfs.img" || die "mkfs.xfs failed (apt-get install xfsprogs)"
 }
 
-# bpftrace_disk: where a selected script is named *-bpftrace.sh, the image of bookworm's
-# bpftrace (tests/vm/bpfimage.sh, built once per machine) as a third disk, vdc, which
-# /init mounts read-only on /mnt/bpftrace (/pc/disks.extra). Other runs go without it.
-# Without the image the run goes on: /pc/bpftrace.missing says why, and the script
-# reports it (a failure under CI=true).
-bpf_img=
-bpftrace_disk() {
-	ls "$root"/pc/t/*-bpftrace.sh > /dev/null 2>&1 || return 0
-	if bpf_img=$("$vm/bpfimage.sh" 2> "$out/bpfimage.log"); then
-		echo "vdc:ext4:/mnt/bpftrace:ro" > "$root/pc/disks.extra"
-	else
-		bpf_img=
-		log "no bpftrace image: $(tail -n 1 "$out/bpfimage.log")"
-		{ echo "tests/vm/bpfimage.sh failed:"; tail -n 5 "$out/bpfimage.log"; } > "$root/pc/bpftrace.missing"
-	fi
+# image_disks: the read-only images selected scripts need, as further virtio disks after
+# vda and vdb (vdc, vdd, ... in this order), each listed in /pc/disks.extra for /init to
+# mount read-only: a script named *-bpftrace.sh gets bookworm's bpftrace
+# (tests/vm/bpfimage.sh) on /mnt/bpftrace, one named *-sdt-SET.sh the Debian programs of
+# tests/vm/sdtimage.sh SET on /mnt/sdt-SET. Each built once per machine; other runs go
+# without them. Without its image the run goes on: /pc/NAME.missing says why (NAME:
+# bpftrace, sdt-SET), and the script reports it (a failure under CI=true).
+ro_imgs=()
+image_disks() {
+	local t name devs=(vdc vdd vde vdf) img builder
+	: > "$root/pc/disks.extra"
+	for name in $(for t in "$root"/pc/t/*.sh; do
+		case ${t##*/} in
+		*-bpftrace.sh) echo bpftrace ;;
+		*-sdt-*.sh) t=${t##*-sdt-}; echo "sdt-${t%.sh}" ;;
+		esac
+	done | sort -u); do
+		case $name in
+		bpftrace) builder=("$vm/bpfimage.sh") ;;
+		sdt-*) builder=("$vm/sdtimage.sh" "${name#sdt-}") ;;
+		esac
+		[ ${#ro_imgs[@]} -lt ${#devs[@]} ] || die "more images than disks ${devs[*]}"
+		if img=$("${builder[@]}" 2> "$out/$name-image.log"); then
+			echo "${devs[${#ro_imgs[@]}]}:ext4:/mnt/$name:ro" >> "$root/pc/disks.extra"
+			ro_imgs+=("$img")
+		else
+			log "no $name image: $(tail -n 1 "$out/$name-image.log")"
+			{ echo "${builder[*]#"$top/"} failed:"; tail -n 5 "$out/$name-image.log"; } > "$root/pc/$name.missing"
+		fi
+	done
 }
 
 # copy_host PATH...: copy host files (and symlink targets, and the libraries ldd
@@ -314,7 +329,7 @@ make_initramfs() {
 		cp "$t" "$root/pc/t/"
 	done
 	ls "$root"/pc/t/*.sh > /dev/null 2>&1 || die "no in-VM test matches ${VM_TESTS:-*} in $testdir"
-	bpftrace_disk
+	image_disks
 	local d
 	for d in ${VM_EXTRA_MODULES:-}; do
 		build_module "$d" "$out/extra/$(basename "$d")"
@@ -373,11 +388,13 @@ boot() {
 	log "booting $kver ($(du -h "$out/initrd.gz" | cut -f1) initramfs)"
 	local fixed= f disks=()
 	# The two disks of make_disks, vda and vdb (virtio-blk-pci on both machines), and
-	# bpftrace's image read-only as vdc where a script needs it.
+	# the read-only images of image_disks where scripts need them (vdc, ...).
 	for f in ext4 xfs; do
 		disks+=(-drive "file=$out/$f.img,format=raw,if=virtio,cache=unsafe")
 	done
-	[ -z "${bpf_img:-}" ] || disks+=(-drive "file=$bpf_img,format=raw,if=virtio,readonly=on")
+	for f in ${ro_imgs[@]+"${ro_imgs[@]}"}; do
+		disks+=(-drive "file=$f,format=raw,if=virtio,readonly=on")
+	done
 	[ -z "${VM_FACTOR:-}" ] || fixed=" pc_factor10=$(awk -v f="$VM_FACTOR" 'BEGIN { printf "%d", f * 10 }')"
 	# Freed trace_event_files poisoned where KASAN does not watch them: a hit that
 	# reads one after its event is gone faults (t/25-kmod-del-held). Not on the
