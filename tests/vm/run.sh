@@ -299,6 +299,10 @@ make_initramfs() {
 	cat "$top/tests/lib/tap.sh" "$vm/lib-vm.sh" > "$root/pc/lib.sh"
 	cp "$top/user/probecache-resolve" "$root/usr/bin/"
 	copy_host "$top/user/probecache-resolve"
+	# The SDT providers' names and types where the tools package installs them: the CLI
+	# finds them beside itself, in /usr/bin/../share/probecache/sdt (sdt/README.md).
+	mkdir -p "$root/usr/share/probecache/sdt"
+	cp "$top"/sdt/*.args "$root/usr/share/probecache/sdt/"
 	cp -a "$top/tests/fixtures/build/." "$root/pc/fixtures/"
 	for f in "$root"/pc/fixtures/*; do
 		file -b "$f" | grep -q '^ELF.*dynamic' || continue

@@ -1,7 +1,11 @@
 # Scan Debian's libstdc++ inside the VM with the module loaded. The scan alone
 # defines sdt_libstdcxx:* (trace events, nothing armed): perf stat -e counts a
-# thrower's hits with no other step. arm (define + the module's counting) gives
-# exactly N hits with the args the fixture knows (arg1 = exception object, arg2 =
+# thrower's hits with no other step. The args are named and typed by sdt/libstdcxx.args
+# (the VM has it where the tools package installs it): obj, tinfo, and type, the thrown
+# type's name read through the type_info (+8(tinfo)): perf record + perf script of a
+# thrower show each throw's type name, the one std::type_info::name() gives (an int, a
+# std::runtime_error, a class in a namespace). arm (define + the module's counting)
+# gives exactly N hits with the args the fixture knows (obj = exception object, tinfo =
 # its type_info); disarm is refused while ftrace has the event enabled, nothing
 # lost, and succeeds once it is disabled. Debian 5.10 exports no
 # trace_add_event_call: probes are defined and counted there, without events.
@@ -24,6 +28,8 @@ check_eq "scan with the module loaded defines them" \
 check_eq "defined, not armed: no consumer, not counting" "defined 0 0" "$(st)"
 check "list shows sdt_libstdcxx:throw" sh -c \
 	"probecache-resolve list | grep -qx 'sdt_libstdcxx:throw=throw'"
+check "  named and typed by sdt/libstdcxx.args: obj, tinfo, type (the string +8(tinfo) points to)" sh -c \
+	"probecache-resolve list --format=record sdt_libstdcxx:throw | grep -q ' obj=%di:x64 tinfo=%si:x64 type=+0(+8(%si)):string\$'"
 
 cd /tmp || exit 1
 if [ $events = yes ]; then
@@ -33,6 +39,16 @@ if [ $events = yes ]; then
 	check_eq "scan, then perf stat -e sdt_libstdcxx:throw: 9 hits, no other step" 9 \
 		"$(grep sdt_libstdcxx:throw /tmp/stat30 | cut -d, -f1)"
 	check_eq "after perf exits: defined, no consumer" "defined 0 0" "$(st)"
+	# The thrown type's name: rs_throw's "mixed" throws an int, a std::runtime_error
+	# and a pc::Oops in turn, and prints each one's std::type_info::name().
+	perf record -q -N -B -o /tmp/rec30 -e sdt_libstdcxx:throw -- /pc/fixtures/rs_throw 6 mixed \
+		> /tmp/mixed30 2> /dev/null
+	check_eq "perf record -e sdt_libstdcxx:throw -- rs_throw 6 mixed" "thrown=6" "$(tail -n 1 /tmp/mixed30)"
+	perf script -i /tmp/rec30 2> /dev/null > /tmp/script30
+	check_eq "  perf script: each throw's type name, as std::type_info::name() has it" \
+		"$(sed -n 's/^throw i=[0-9]* type=//p' /tmp/mixed30)" \
+		"$(sed -n 's/.* sdt_libstdcxx:throw: ([0-9a-fx]*) obj=0x[0-9a-f]* tinfo=0x[0-9a-f]* type="\([^"]*\)"$/\1/p' /tmp/script30)"
+	diag "e.g. $(grep -m 1 St13runtime_error /tmp/script30 | sed 's/^ *//')"
 else
 	check "5.10: defined all the same, but no trace event" sh -c "grep -q '^$P ' $PC_LIST && test ! -e $T/events/sdt_libstdcxx"
 fi
@@ -53,7 +69,7 @@ check "status shows state, consumers, counting and hits" sh -c \
 
 if [ $events = yes ]; then
 	# args: the event line of hit i carries the object and type_info rs_throw printed
-	grep ' throw: (0x' $T/trace | sed 's/.* arg1=\([0-9a-fx]*\) arg2=\([0-9a-fx]*\).*/\1 \2/' > /tmp/args
+	grep ' throw: (0x' $T/trace | sed 's/.* obj=\([0-9a-fx]*\) tinfo=\([0-9a-fx]*\).*/\1 \2/' > /tmp/args
 	n=0
 	bad=0
 	while read -r line; do
@@ -66,7 +82,8 @@ if [ $events = yes ]; then
 			{ bad=$((bad + 1)); diag "hit $n: want $obj $ti got $*"; }
 	done < /tmp/throw.out
 	check_eq "7 event lines" 7 "$(wc -l < /tmp/args)"
-	check_eq "every hit's arg1/arg2 = the object and type_info the fixture saw" 0 "$bad"
+	check_eq "every hit's obj/tinfo = the object and type_info the fixture saw" 0 "$bad"
+	check_eq "  and type = \"i\", an int's name" 7 "$(grep -c ' throw: (0x.* type="i"$' $T/trace)"
 	[ "$bad" = 0 ] || head -n 3 $T/trace | sed 's/^/#   /'
 
 	echo 1 > $E/enable
