@@ -1,25 +1,26 @@
 #!/bin/bash
-# sdtimage.sh [--print-path] SET: a read-only disk image of Debian programs that carry SDT
-# notes, which tests/vm/run.sh attaches to x86-64 VMs as a virtio disk (/init mounts it on
-# /mnt/sdt-SET) for the scripts named *-sdt-SET.sh; they chroot into it to run those
-# programs while the VM's own probecache-resolve, perf and ftrace trace them. The programs
-# and their libraries (python's stdlib, postgres with its LLVM and ICU, the JDK) are far
-# too big for the initramfs.
-#   SET apps    python3.11, postgresql-15, util-linux (setpriv; a cluster made by initdb in /var/lib/pc-pgdata,
-#               owned by the image's user postgres, uid 70): tests/vm/t/39-resolve-sdt-apps.sh,
-#               in make check
-#   SET langs   libruby3.1 (ruby3.1), php8.2-cli, openjdk-17-jre-headless (and
-#               /opt/pc/PcJava.class, tests/vm/sdt/PcJava.java compiled by the javac of
-#               openjdk-17-jdk-headless, which is then removed again):
+# sdtimage.sh [--print-path] SET: a read-only disk image of Debian programs that carry
+# SDT notes, which tests/vm/run.sh attaches to x86-64 VMs as a virtio disk (/init mounts
+# it on /mnt/sdt-SET) for the scripts named *-sdt-SET.sh; they chroot into it to run
+# those programs while the VM's own probecache-resolve, perf and ftrace trace them. The
+# programs and their libraries (python's stdlib, postgres with its LLVM and ICU, the
+# JDK) are far too big for the initramfs.
+#   SET apps    python3.11, postgresql-15, util-linux (setpriv) and a cluster initdb made
+#               in /var/lib/pc-pgdata, owned by the image's user postgres (uid 70):
+#               tests/vm/t/39-resolve-sdt-apps.sh, in make check
+#   SET langs   ruby3.1 (libruby3.1), php8.2-cli, openjdk-17-jre-headless and
+#               /opt/pc/PcJava.class (tests/vm/sdt/PcJava.java, compiled by the javac of
+#               openjdk-17-jdk-headless, which is removed again):
 #               tests/vm/sdt/*-sdt-langs.sh, make check-sdt-vm
 #   --print-path  print the path it has or would have, build nothing
-# As tests/vm/bpfimage.sh does: the closure apt resolves for the packages and busybox on an
-# empty system (tests/vm/debs.sh, from the mirror the host's apt sources name), unpacked
-# without maintainer scripts, with an ld.so.cache; busybox is /bin/sh. It lives in
-# CACHE/sdt-SET-KEY/sdt.img (CACHE: $PROBECACHE_TEST_CACHE, default
-# /var/cache/probecache-test); KEY hashes this script, what it compiles into the image and
-# the NAME=VERSION list of the closure, so a new package version rebuilds it.
-# Cost (measured on the 2-core machine): see Documentation/testing.md, "How long it takes".
+# As tests/vm/bpfimage.sh does: the closure apt resolves for the packages and busybox on
+# an empty system (tests/vm/debs.sh, from the mirror the host's apt sources name),
+# unpacked without maintainer scripts, with an ld.so.cache; busybox is /bin/sh. It lives
+# in CACHE/sdt-SET-KEY/sdt.img (CACHE: $PROBECACHE_TEST_CACHE, default
+# /var/cache/probecache-test); KEY hashes this script, what it compiles into the image
+# and the NAME=VERSION list of the closure, so a new package version rebuilds it.
+# What it costs, once per machine and per run: Documentation/testing.md, "How long it
+# takes" (the figures are not written here: a change of this script rebuilds the images).
 # Needs root (the cache directory, the chroot, initdb as uid 70 in a private mount
 # namespace) and network to the mirror.
 set -euo pipefail
@@ -44,15 +45,29 @@ esac
 
 # busybox: /bin/sh. util-linux (apps): setpriv, as postgres refuses to run as root
 # (busybox's setpriv cannot change the uid).
-closure=$("$vm/debs.sh" amd64 "$release" closure $pkgs busybox) || die "cannot resolve $pkgs"
+# The closures are resolved again once a day, as debs.sh refreshes its index (apt takes
+# seconds over postgres's, and run.sh asks at every run that attaches the image): kept
+# in CACHE/sdt-SET.closure, first line the hash of this script and its inputs, then
+# the image's closure, "--", and the closure with the build's tools.
+# shellcheck disable=SC2086
+me=$(cat "$0" $inputs | sha256sum | cut -c1-12)
+resolved=$cache/sdt-$set.closure
+if [ -n "$(find "$resolved" -mtime -1 2> /dev/null)" ] && [ "$(head -n 1 "$resolved")" = "$me" ]; then
+	closure=$(sed '1d; /^--$/,$d' "$resolved")
+	full=$(sed '1,/^--$/d' "$resolved")
+else
+	# shellcheck disable=SC2086
+	closure=$("$vm/debs.sh" amd64 "$release" closure $pkgs busybox) || die "cannot resolve $pkgs"
+	full=$closure
+	# shellcheck disable=SC2086
+	[ -z "$tools" ] || full=$("$vm/debs.sh" amd64 "$release" closure $pkgs $tools busybox) ||
+		die "cannot resolve $tools"
+	! [ -w "$cache" ] || printf '%s\n%s\n--\n%s\n' "$me" "$closure" "$full" > "$resolved"
+fi
 for p in $pkgs; do
 	echo "$closure" | grep -q "^$p=" || die "no $p in $release"
 done
-full=$closure
-[ -z "$tools" ] || full=$("$vm/debs.sh" amd64 "$release" closure $pkgs $tools busybox) ||
-	die "cannot resolve $tools"
-# shellcheck disable=SC2086
-key=$(cat "$0" $inputs <(echo "$full") | sha256sum | cut -c1-12)
+key=$(echo "$me $full" | sha256sum | cut -c1-12)
 dir=$cache/sdt-$set-$key
 img=$dir/sdt.img
 if [ -n "$print" ]; then
