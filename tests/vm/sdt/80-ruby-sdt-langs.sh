@@ -13,8 +13,9 @@
 #    (every method of t80.rb has its body on the line after its def).
 #  - Without one, Ruby fires no method__entry for methods defined in Ruby (since 2.5
 #    its trace instructions are off until a TracePoint is enabled: Ruby's bug #14582,
-#    doc/dtrace_probes.rdoc): said, not checked. cmethod__entry does fire, and names
-#    the C methods t80.rb calls with its own file and line.
+#    doc/dtrace_probes.rdoc; sdt/ruby.args says so, and list shows it): said, not
+#    checked. cmethod__entry does fire, and names the C methods t80.rb calls with its
+#    own file and line.
 . /pc/lib.sh
 export PROBECACHE_DIR=/tmp/pc80
 R=/mnt/sdt-langs
@@ -32,6 +33,8 @@ probecache-resolve scan --no-define $R$LIB > /tmp/scan80 2>&1
 check "scan --no-define libruby-3.1: 40 probes cached" grep -q "^$R$LIB.* ([0-9a-f]*): 40 events\$" /tmp/scan80
 check "  named and typed by sdt/ruby.args" sh -c "probecache-resolve list --format=record sdt_ruby:method__entry |
 	grep -q ' classname=[^ ]*:string methodname=[^ ]*:string filename=[^ ]*:string lineno=[^ ]*:s32\$'"
+check "  list: method__entry needs a TracePoint" sh -c \
+	"probecache-resolve list sdt_ruby:method__entry | grep -q '=method__entry  # needs a TracePoint enabled'"
 check "define sdt_ruby:method__* and sdt_ruby:cmethod__entry*" \
 	probecache-resolve define -q 'sdt_ruby:method__*' 'sdt_ruby:cmethod__entry*'
 
