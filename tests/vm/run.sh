@@ -83,7 +83,8 @@ not_applicable() {
 	*:7[0-9]-arm64*.sh) echo "an arm64 script" ;;
 	# Debian's programs with the provider files: what they check is the files and the
 	# CLI, on the host's kernel; the kernel's side of it (string and memory fetches,
-	# filters, perf, semaphores) is checked on every kernel by 17, 20, 30 and 31.
+	# filters on strings, perf, semaphores) is checked on every kernel by 11, 17, 20, 30
+	# and 31.
 	6.1:39-resolve-sdt-apps.sh) ;;
 	*:39-resolve-sdt-apps.sh) echo "Debian's python and postgres run on the 6.1 suite only (a test of sdt/*.args, not of the kernel)" ;;
 	esac

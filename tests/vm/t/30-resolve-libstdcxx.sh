@@ -2,12 +2,13 @@
 # defines sdt_libstdcxx:* (trace events, nothing armed): perf stat -e counts a
 # thrower's hits with no other step. The args are named and typed by sdt/libstdcxx.args
 # (the VM has it where the tools package installs it): obj, tinfo, and type, the thrown
-# type's name read through the type_info (+8(tinfo)). arm (define + the module's
-# counting) gives exactly N hits with the args the fixture knows (obj = exception
-# object, tinfo = its type_info, type = the name std::type_info::name() gives: an int,
-# a std::runtime_error, a class in a namespace); disarm is refused while ftrace has the
-# event enabled, nothing lost, and succeeds once it is disabled. Debian 5.10 exports no
-# trace_add_event_call: probes are defined and counted there, without events.
+# type's name read through the type_info (+8(tinfo)); an ftrace filter on type keeps
+# the std:: ones. arm (define + the module's counting) gives exactly N hits with the
+# args the fixture knows (obj = exception object, tinfo = its type_info, type = the
+# name std::type_info::name() gives: an int, a std::runtime_error, a class in a
+# namespace); disarm is refused while ftrace has the event enabled, nothing lost, and
+# succeeds once it is disabled. Debian 5.10 exports no trace_add_event_call: probes are
+# defined and counted there, without events.
 . /pc/lib.sh
 export PROBECACHE_DIR=/tmp/pc30
 P=sdt_libstdcxx:throw
@@ -38,6 +39,17 @@ if [ $events = yes ]; then
 	check_eq "scan, then perf stat -e sdt_libstdcxx:throw: 9 hits, no other step" 9 \
 		"$(grep sdt_libstdcxx:throw /tmp/stat30 | cut -d, -f1)"
 	check_eq "after perf exits: defined, no consumer" "defined 0 0" "$(st)"
+	# A filter on the string field: the std:: types only (St...), the two
+	# std::runtime_error among rs_throw's six mixed throws.
+	: > $T/trace
+	echo 'type ~ "St*"' > $E/filter
+	echo 1 > $E/enable
+	/pc/fixtures/rs_throw 6 mixed > /dev/null
+	echo 0 > $E/enable
+	echo 0 > $E/filter
+	check_eq "ftrace filter type ~ \"St*\": the 2 std::runtime_error of 6 mixed throws" \
+		"St13runtime_error St13runtime_error" "$(sed -n \
+		's/.* throw: (0x[0-9a-f]*) obj=.* type="\([^"]*\)"$/\1/p' $T/trace | tr '\n' ' ' | sed 's/ $//')"
 else
 	check "5.10: defined all the same, but no trace event" sh -c "grep -q '^$P ' $PC_LIST && test ! -e $T/events/sdt_libstdcxx"
 fi
