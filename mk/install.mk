@@ -23,6 +23,9 @@ PC_VERSION := $(shell sed -n 's/^\#define PROBECACHE_VERSION[^"]*"\(.*\)"/\1/p' 
 		include/uapi/linux/probecache.h)
 PC_DKMS_SRC = $(DESTDIR)/usr/src/probecache-$(PC_VERSION)
 PC_SDT_FILES := $(wildcard sdt/*.args)
+# preload, follow: enabled by the package; metrics (service + timer): by the administrator
+PC_UNITS := probecache-preload.service probecache-follow.service \
+	probecache-metrics.service probecache-metrics.timer
 
 $(CLI):
 	$(MAKE) -C $(dir $(CLI))
@@ -41,9 +44,9 @@ install: $(CLI)
 	@# in BINDIR/../share/probecache/sdt
 	$(INSTALL) -d $(DESTDIR)$(DATADIR)/sdt
 	$(INSTALL) -m 0644 $(PC_SDT_FILES) $(DESTDIR)$(DATADIR)/sdt/
-	for u in probecache-preload probecache-follow; do \
-		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$u.service > $(DESTDIR)$(UNITDIR)/$$u.service && \
-		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u.service || exit 1; \
+	for u in $(PC_UNITS); do \
+		sed 's|@BINDIR@|$(BINDIR)|g' systemd/$$u > $(DESTDIR)$(UNITDIR)/$$u && \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u || exit 1; \
 	done
 	@# Never overwrite an administrator's config.
 	[ -e $(DESTDIR)$(SYSCONFDIR)/probecache/preload.conf ] || \
@@ -62,8 +65,7 @@ uninstall:
 		$(DESTDIR)$(INCLUDEDIR)/linux/probecache.h \
 		$(DESTDIR)$(DATADIR)/probecache-resolve.schema.json \
 		$(addprefix $(DESTDIR)$(DATADIR)/sdt/,$(notdir $(PC_SDT_FILES))) \
-		$(DESTDIR)$(UNITDIR)/probecache-preload.service \
-		$(DESTDIR)$(UNITDIR)/probecache-follow.service
+		$(addprefix $(DESTDIR)$(UNITDIR)/,$(PC_UNITS))
 	if cmp -s etc/preload.conf $(DESTDIR)$(SYSCONFDIR)/probecache/preload.conf; then \
 		rm -f $(DESTDIR)$(SYSCONFDIR)/probecache/preload.conf; fi
 	-rmdir $(DESTDIR)$(SYSCONFDIR)/probecache/preload.d $(DESTDIR)$(SYSCONFDIR)/probecache \

@@ -491,6 +491,133 @@ check_eq "status --json without the module: the exit status of text mode, JSON s
 check "arm without the module says so" sh -c \
 	"'$PC_BIN' arm 'sdt_libstdcxx:throw' 2>&1 | grep -q 'not loaded'"
 
+# ---- status --format=openmetrics: metrics for node_exporter's textfile collector ----
+# The fake module again ($T/sys, the listing and sites in $T/proc) and tracefs's
+# uprobe_profile in $T/tracefs, in the kernel's format ("  FILE EVENT HITS", EVENT alone)
+# and with GROUP/EVENT. Each output is checked by Debian's promtool where it can be had
+# (tests/lib/promtool.sh), and here for what promtool does not check: repeated series,
+# exact values, the end line.
+promtool=$("$top/tests/lib/promtool.sh" 2> "$T/promtool.err") || promtool=
+# om_valid DESC FILE: promtool check metrics accepts FILE, no series is repeated (promtool
+# lets that pass, node_exporter refuses the whole file), every sample's family has
+# HELP and TYPE before it, and the last line is "# EOF"
+om_valid() {
+	if [ -n "$promtool" ]; then
+		check "$1: promtool check metrics passes" sh -c "'$promtool' check metrics < '$2' 2>&1"
+	elif [ "${CI:-}" = true ]; then
+		not_ok "$1: promtool check metrics (no promtool under CI=true: $(tail -n 1 "$T/promtool.err"))"
+	else
+		ok "# SKIP $1: promtool check metrics (no promtool: $(tail -n 1 "$T/promtool.err"))"
+	fi
+	check_eq "$1: no series repeated" "" "$(grep -v '^#' "$2" | sed 's/ [0-9]*$//' | sort | uniq -d)"
+	check_eq "$1: each sample after its family's HELP and TYPE" "" "$(awk '
+		/^# HELP / { h[$3] = 1; next } /^# TYPE / { t[$3] = 1; next } /^#/ { next }
+		{ n = $0; sub(/[{ ].*/, "", n); if (!h[n] || !t[n]) print }' "$2")"
+	check_eq "$1: ends with # EOF" "# EOF" "$(tail -n 1 "$2")"
+}
+om() { PROBECACHE_SYSFS=$T/sys pc status --format=openmetrics "$@"; }
+echo "$throw_line" > "$lst"
+# A path with a double quote, a backslash, UTF-8 and a byte that is not UTF-8 (the
+# listing's PATH has no blanks, nothing else is excluded).
+printf '%s\n' "g:e state=defined consumers=0 hits=0 counting=0 type=p pid=0 unlinked=0 build_id=ab offset=0x10 ref_ctr_offset=0x0 path=/x/we\"ird\\path/caf$(printf '\303\251')$(printf '\377') args=" \
+	"ct:req state=armed consumers=1 hits=3 counting=1 type=p pid=0 unlinked=0 build_id=cd offset=0x10 ref_ctr_offset=0x0 path=/proc/4194305/root/srv/app args=" >> "$lst"
+printf '%s\n' "sdt_libstdcxx:throw site=0 state=armed hits=5 error=0 unlinked=0 dev=8:1 ino=12 path=$real" \
+	"sdt_libstdcxx:throw site=1 state=armed hits=2 error=0 unlinked=1 dev=0:44 ino=7 path=/proc/1/map_files/7f00-7f10" \
+	"sdt_libstdcxx:throw site=2 state=defined hits=0 error=-26 unlinked=0 dev=8:1 ino=99 path=/srv/copy.so" \
+	"sdt_libstdcxx:throw site=3 state=armed hits=4 error=0 unlinked=0 dev=8:1 ino=98 path=/proc/4194305/root/srv/c.so" \
+	"sdt_libstdcxx:throw site=4 state=armed hits=6 error=0 unlinked=0 dev=8:1 ino=97 path=/proc/4194306/root/srv/c.so" \
+	"sdt_libstdcxx:throw site=5 state=armed hits=1 error=0 unlinked=0 dev=0:45 ino=96 path=/proc/4194307/map_files/7f-8f" \
+	"ct:req site=0 state=armed hits=3 error=0 unlinked=0 dev=8:1 ino=50 path=/proc/4194305/root/srv/app" \
+	"gone:probe site=0 state=armed hits=9 error=0 unlinked=0 dev=8:1 ino=51 path=/gone" \
+	> "$T/proc/probecache_sites"
+# The kernel's rows: ours by EVENT and one of its files, or by GROUP/EVENT; others not.
+printf '  %s %-44s %15s\n' "$real" throw 11 /srv/copy.so throw 3 /other/file throw 100 \
+	/usr/bin/foo sdt_libstdcxx/throw 2 /x/y probe_other/e 9 \
+	/proc/4194305/root/srv/c.so throw 5 /proc/4194306/root/srv/c.so throw 6 \
+	/proc/4194305/root/srv/app req 8 > "$T/tracefs/uprobe_profile"
+om > "$T/om.prom" 2> "$T/om.err"
+check_eq "status --format=openmetrics: exit 0, nothing on stderr" "0 " "$? $(cat "$T/om.err")"
+om_valid "openmetrics" "$T/om.prom"
+B=$(bid "$real")
+L="event=\"sdt_libstdcxx:throw\",build_id=\"$B\""
+om_has() { check "  $1" grep -qxF -- "$2" "$T/om.prom"; }
+om_has "the module loaded, its version" 'probecache_module_info{version="0.1"} 1'
+om_has "probes by state" 'probecache_probes{state="armed"} 2'
+om_has "  defined" 'probecache_probes{state="defined"} 1'
+om_has "a probe's state, as a state set" "probecache_probe_state{$L,path=\"$real\",state=\"armed\"} 1"
+om_has "  its other states 0" "probecache_probe_state{$L,path=\"$real\",state=\"defined\"} 0"
+om_has "its consumers" "probecache_probe_consumers{$L,path=\"$real\"} 2"
+om_has "whether it counts" "probecache_probe_counting{$L,path=\"$real\"} 1"
+om_has "the hits the module counted" "probecache_probe_hits_total{$L,path=\"$real\"} 7"
+om_has "a path escaped: quote, backslash, UTF-8 kept, a byte not UTF-8 as \\\\xff" \
+	"probecache_probe_hits_total{event=\"g:e\",build_id=\"ab\",path=\"/x/we\\\"ird\\\\path/caf$(printf '\303\251')\\\\xff\"} 0"
+om_has "a probe defined through /proc/PID/root: the path in that root, no pid" \
+	'probecache_probe_hits_total{event="ct:req",build_id="cd",path="/srv/app"} 3'
+om_has "sites by kind and state: its own file" "probecache_sites{$L,site=\"own\",state=\"armed\"} 1"
+om_has "  two containers' copies and one through map_files" "probecache_sites{$L,site=\"container\",state=\"armed\"} 3"
+om_has "  a deleted one" "probecache_sites{$L,site=\"deleted\",state=\"armed\"} 1"
+om_has "  a copy not armed" "probecache_sites{$L,site=\"copy\",state=\"defined\"} 1"
+om_has "hits per site: its own file" "probecache_site_hits_total{$L,path=\"$real\",site=\"own\"} 5"
+om_has "  the containers' copies at one path in their roots: one series, summed (4 + 6)" \
+	"probecache_site_hits_total{$L,path=\"/srv/c.so\",site=\"container\"} 10"
+om_has "  a copy known only through map_files: no path" \
+	"probecache_site_hits_total{$L,path=\"\",site=\"container\"} 1"
+om_has "  the deleted copy" "probecache_site_hits_total{$L,path=\"\",site=\"deleted\"} 2"
+om_has "a site the module could not arm, by errno name" \
+	"probecache_sites_failed{$L,site=\"copy\",error=\"ETXTBSY\"} 1"
+check_eq "  a site of a probe no longer listed: left out" "" "$(grep 'gone:probe' "$T/om.prom")"
+om_has "the kernel's own count (uprobe_profile): EVENT rows in our files, GROUP/EVENT rows, summed" \
+	"probecache_uprobe_hits_total{$L} 27"
+om_has "  by file: its own" "probecache_uprobe_file_hits_total{$L,path=\"$real\"} 11"
+om_has "  a copy's" "probecache_uprobe_file_hits_total{$L,path=\"/srv/copy.so\"} 3"
+om_has "  a GROUP/EVENT row, whatever its file" "probecache_uprobe_file_hits_total{$L,path=\"/usr/bin/foo\"} 2"
+om_has "  the containers' copies, summed (5 + 6)" "probecache_uprobe_file_hits_total{$L,path=\"/srv/c.so\"} 11"
+om_has "  a probe defined through /proc/PID/root" \
+	'probecache_uprobe_file_hits_total{event="ct:req",build_id="cd",path="/srv/app"} 8'
+check_eq "  not an EVENT row in a file none of ours is in, nor another group's GROUP/EVENT" "" \
+	"$(grep -E '/other/file|/x/y' "$T/om.prom")"
+# -o FILE: atomically (a temporary file beside it, renamed over it), 0644 under any umask
+mkdir -p "$T/textfile"
+echo old > "$T/textfile/probecache.prom"
+ino=$(stat -c %i "$T/textfile/probecache.prom")
+check_eq "-o FILE: exit 0, stdout empty" "0 " \
+	"$(umask 077; om -o "$T/textfile/probecache.prom" > "$T/om.out" 2>&1; echo $?) $(cat "$T/om.out")"
+check "  FILE holds what stdout had" cmp "$T/om.prom" "$T/textfile/probecache.prom"
+check_eq "  mode 0644 (node_exporter reads it as its own user), a new inode renamed over the old" \
+	"644 new" "$(stat -c %a "$T/textfile/probecache.prom") $([ "$(stat -c %i "$T/textfile/probecache.prom")" != "$ino" ] && echo new)"
+check_eq "  no temporary file left beside it" "probecache.prom" "$(ls "$T/textfile")"
+echo "g:bad state=armed" >> "$lst"
+check_eq "  a listing it cannot read: exit 1, FILE kept as it was, nothing left beside it" \
+	"1 probecache.prom" "$(rc om -o "$T/textfile/probecache.prom") $(cmp -s "$T/om.prom" "$T/textfile/probecache.prom" && ls "$T/textfile")"
+echo "$throw_line" > "$lst"
+check_eq "--format=json is --json" "$(PROBECACHE_SYSFS=$T/sys pc status --json 2>&1)" \
+	"$(PROBECACHE_SYSFS=$T/sys pc status --format=json 2>&1)"
+check_eq "  a directory that does not exist: exit 1, said" \
+	"1 probecache-resolve: status: $T/nodir/x.prom: No such file or directory" \
+	"$(om -o "$T/nodir/x.prom" > /dev/null 2> "$T/om.err"; echo $?) $(cat "$T/om.err")"
+printf '  /a throw\n' > "$T/tracefs/uprobe_profile"
+check_eq "an uprobe_profile line it cannot read: exit 0, the kernel's counts left out, said" \
+	"0 0 probecache-resolve: $T/tracefs/uprobe_profile:1: not a line of FILE EVENT HITS" \
+	"$(om > "$T/om.prom" 2> "$T/om.err"; echo $?) $(grep -c '^probecache_uprobe' "$T/om.prom") $(head -n 1 "$T/om.err")"
+om_valid "  that output" "$T/om.prom"
+rm "$T/tracefs/uprobe_profile" "$T/proc/probecache_sites"
+: > "$lst"
+om > "$T/om.prom"
+check_eq "a module with no probes: exit 0" 0 "$?"
+om_valid "  no probes" "$T/om.prom"
+om_has "  none in any state" 'probecache_probes{state="armed"} 0'
+PROBECACHE_SYSFS=$T/nosysfs pc status --format=openmetrics > "$T/om.prom" 2> "$T/om.err"
+check_eq "no module loaded: exit 0, nothing on stderr (the timer writes a file all the same)" "0 " \
+	"$? $(cat "$T/om.err")"
+om_valid "  no module" "$T/om.prom"
+om_has "  it says so" "probecache_module_loaded 0"
+check_eq "  and has no sample of a probe" "" "$(grep -v '^#' "$T/om.prom" | grep -v '^probecache_module_loaded \|^probecache_probes{')"
+check_eq "--output without --format=openmetrics: usage error" 2 "$(rc pc status -o "$T/x.prom")"
+check_eq "--stale --format=openmetrics: usage error" 2 "$(rc pc status --stale --format=openmetrics)"
+check_eq "an unknown format: usage error naming the known ones" \
+	"2 probecache-resolve: status: unknown format 'prom' (text, json, openmetrics)" \
+	"$(pc status --format=prom > /dev/null 2> "$T/om.err"; echo -n "$? "; head -n 1 "$T/om.err")"
+
 # the index kept step by step (scan, del, gc, import, concurrent scans) is the one rebuilt from the files
 kept=$(idx | grep -v '^bucket ')
 rm -r "$names"; pc list >/dev/null 2>&1; pc arm 'nosuch:nosuch' >/dev/null 2>&1
@@ -716,6 +843,9 @@ check_eq "  add's" "--force --from" "$(comp 'probecache-resolve add -x /bin/true
 check_eq "  global options after the command" "--cache-dir" "$(comp 'probecache-resolve arm --cac')"
 check_eq "  --format's values" "record" "$(comp 'probecache-resolve list --format r')"
 check_eq "  ... after --format= too" "uprobe" "$(comp 'probecache-resolve list --format=u')"
+check_eq "  status's --format values" "json openmetrics text" "$(comp 'probecache-resolve status --format ')"
+check_eq "  ... after --format= too" "openmetrics" "$(comp 'probecache-resolve status --format=o')"
+check_eq "  status's options, from its help" "--output" "$(comp 'probecache-resolve status --ou')"
 check_eq "  cached GROUP:EVENT names (list --names), after the ':' bash splits at" "catch rethrow throw" \
 	"$(comp 'probecache-resolve arm sdt_libstdcxx:')"
 check_eq "  a name's prefix" "sdt_libstdcxx:throw" "$(comp 'probecache-resolve define sdt_libstdcxx:th' | sed 's/^/sdt_libstdcxx:/')"
@@ -781,6 +911,8 @@ ex_line() {
 		exskip "$cmd" "needs probecache.ko loaded (VM suite)"; skipped=$((skipped + 1)) ;;
 	perf* | bpftrace*)
 		exskip "$cmd" "needs probecache.ko's trace events and $1 (VM suite)"; skipped=$((skipped + 1)) ;;
+	systemctl*)
+		exskip "$cmd" "needs systemd as PID 1 and the package (tests/vm/sysboot)"; skipped=$((skipped + 1)) ;;
 	*"@/usr/lib/postgresql/"*)
 		[ -x "$PG" ] || { exskip "$cmd" "$PG not installed"; skipped=$((skipped + 1)); return; } ;&
 	sdt_*:*)	# a preload.conf line

@@ -82,6 +82,8 @@ check "  prerm: unloads the module, then dkms remove" \
 ## ---- probecache-tools: CLI, man page, bash completion, header, unit, config, cache directory
 want="etc/probecache/preload.conf
 lib/systemd/system/probecache-follow.service
+lib/systemd/system/probecache-metrics.service
+lib/systemd/system/probecache-metrics.timer
 lib/systemd/system/probecache-preload.service
 usr/bin/probecache-resolve
 usr/include/linux/probecache.h
@@ -127,6 +129,22 @@ check "  postinst enables probecache-preload.service" \
 	grep -q "deb-systemd-helper enable 'probecache-preload.service'" "$tmp/tools-ctl/postinst"
 check "  postinst enables probecache-follow.service" \
 	grep -q "deb-systemd-helper enable 'probecache-follow.service'" "$tmp/tools-ctl/postinst"
+check "  the metrics timer's service writes node_exporter's textfile directory" \
+	grep -qx 'ExecStart=/usr/bin/probecache-resolve status --format=openmetrics --output=/var/lib/prometheus/node-exporter/probecache.prom' \
+	"$tmp/tools/lib/systemd/system/probecache-metrics.service"
+# (dh_installsystemd --no-enable: an enabling is only kept up to date once the
+# administrator made it; tests/vm/sysboot checks it is disabled once installed)
+check "  postinst does not enable probecache-metrics.timer (the administrator does)" \
+	grep -q "^	if deb-systemd-helper debian-installed 'probecache-metrics.timer'; then" \
+	"$tmp/tools-ctl/postinst"
+check "  nor its service (its timer starts it)" \
+	sh -c "! grep -q \"enable 'probecache-metrics.service'\" '$tmp/tools-ctl/postinst'"
+check "  postrm purge disables it" grep -q "deb-systemd-helper purge 'probecache-metrics.timer'" \
+	"$tmp/tools-ctl/postrm"
+check "  prerm stops it and its service on remove" \
+	grep -q 'deb-systemd-invoke stop probecache-metrics.timer probecache-metrics.service' "$tmp/tools-ctl/prerm"
+check "  prerm removes the metrics node_exporter would go on exporting" \
+	grep -q 'rm -f /var/lib/prometheus/node-exporter/probecache.prom' "$tmp/tools-ctl/prerm"
 check "  postinst does not start it (that would load the module mid-install)" \
 	sh -c "! grep -q 'deb-systemd-invoke.*start' '$tmp/tools-ctl/postinst'"
 check "  prerm stops it on remove (ExecStop disarms)" \

@@ -157,6 +157,22 @@ vmlogs "$tmp/vm/hung" && sed -i '2a [  200.000000] INFO: task sh:93 blocked for 
 report_fails "report.sh fails a hung-task report" "$tmp/vm/hung" "kernel log is clean"
 vmlogs "$tmp/vm/rcu" && sed -i '2a [  300.000000] rcu: INFO: rcu_sched self-detected stall on CPU' "$tmp/vm/rcu/console.log"
 report_fails "report.sh fails an RCU stall" "$tmp/vm/rcu" "kernel log is clean"
+# CI saw this: a KASAN report at boot, 60 lines of it, then the one a test provoked.
+vmlogs "$tmp/vm/two" && sed -i "2a [    1.6] BUG: KASAN: wild-memory-access in do_raw_spin_lock\\
+$(for i in $(seq 70); do printf '[    1.6]  frame%d\\\n' "$i"; done)[   30.0] BUG: KASAN: slab-use-after-free in pc_uaf_read" "$tmp/vm/two/console.log"
+report_fails "report.sh fails a run with two KASAN reports" "$tmp/vm/two" "kernel log is clean"
+check "... and names the second one, past the first one's excerpt" \
+	grep -q '^#   report: .*slab-use-after-free in pc_uaf_read' <<< "$out"
+# run.sh boots again once on a report before /init ran (pc_boot_report), not after.
+. "$top/tests/vm/splat.sh"
+vmlogs "$tmp/vm/early" && sed -i '1a [    0.5] BUG: KASAN: wild-memory-access in do_raw_spin_lock' "$tmp/vm/early/console.log"
+check_eq "a report before VM-START is the boot's own (run.sh boots again once)" \
+	"[    0.5] BUG: KASAN: wild-memory-access in do_raw_spin_lock" \
+	"$(pc_boot_report "$tmp/vm/early/console.log")"
+check "a report after VM-START is not (the run fails)" \
+	sh -c "! (. '$top/tests/vm/splat.sh'; pc_boot_report '$tmp/vm/hung/console.log')"
+check "a clean boot has none" \
+	sh -c "! (. '$top/tests/vm/splat.sh'; pc_boot_report '$tmp/vm/good/console.log')"
 vmlogs "$tmp/vm/killed" 143
 report_fails "report.sh fails a script killed at its limit" "$tmp/vm/killed" "killed at its 78 s limit"
 

@@ -88,6 +88,37 @@ for kv in Type=oneshot RemainAfterExit=yes After=local-fs.target WantedBy=multi-
 done
 check "unit is ordered before the services it traces" grep -q '^Before=.*sysinit.target' "$unit"
 
+## ---- the metrics timer and its service (node_exporter's textfile collector)
+for u in probecache-metrics.service probecache-metrics.timer; do
+	sed "s|@BINDIR@|$(dirname "$cli")|g" "$top/systemd/$u" > "$tmp/unit/$u"
+done
+if command -v systemd-analyze > /dev/null; then
+	w=$(cd "$tmp/unit" && MANPATH=$tmp/man systemd-analyze verify probecache-metrics.timer \
+		probecache-metrics.service 2>&1)
+	check_eq "systemd-analyze verify probecache-metrics.timer and .service is clean" "" "$w"
+else
+	not_ok "systemd-analyze installed (package systemd, scripts/setup.sh)"
+fi
+munit=$top/systemd/probecache-metrics.service
+tunit=$top/systemd/probecache-metrics.timer
+prom=/var/lib/prometheus/node-exporter
+for kv in Type=oneshot "ConditionPathIsDirectory=$prom" "ReadWritePaths=-$prom" \
+	"ExecStart=@BINDIR@/probecache-resolve status --format=openmetrics --output=$prom/probecache.prom"; do
+	check "metrics service has $kv" grep -qxF -- "$kv" "$munit"
+done
+check_eq "  no [Install]: only its timer starts it" "" "$(grep -n '^\[Install\]' "$munit")"
+for kv in OnBootSec=15s OnUnitActiveSec=15s AccuracySec=1s WantedBy=timers.target; do
+	check "metrics timer has $kv" grep -qxF -- "$kv" "$tunit"
+done
+# What the service runs, as it runs it, against a module that is not there: the file
+# is written all the same, whole, 0644, and says so.
+mkdir -p "$tmp/textfile"
+cmd=$(sed -n 's/^ExecStart=@BINDIR@\///p' "$munit" | sed "s|$prom|$tmp/textfile|")
+run sh -c "umask 077; '$(dirname "$cli")'/$cmd"
+check_eq "  its command without the module: exit 0, a 0644 file saying so, ending with # EOF" \
+	"0 644 probecache_module_loaded 0 # EOF" \
+	"$rc $(stat -c %a "$tmp/textfile/probecache.prom" 2>&1) $(grep '^probecache_module_loaded' "$tmp/textfile/probecache.prom") $(tail -n 1 "$tmp/textfile/probecache.prom")"
+
 ## ---- dkms.conf
 ver=$(sed -n 's/^#define PROBECACHE_VERSION[^"]*"\(.*\)"/\1/p' "$top/include/uapi/linux/probecache.h")
 check_eq "dkms.conf PACKAGE_VERSION is PROBECACHE_VERSION" "$ver" \
@@ -266,11 +297,15 @@ else
 fi
 for f in usr/bin/probecache-resolve usr/share/man/man1/probecache-resolve.1 \
 	usr/include/linux/probecache.h lib/systemd/system/probecache-preload.service \
+	lib/systemd/system/probecache-metrics.service lib/systemd/system/probecache-metrics.timer \
 	etc/probecache/preload.conf; do
 	check "  installs /$f" test -s "$dest/$f"
 done
 check "  the installed unit runs /usr/bin/probecache-resolve" \
 	grep -qx 'ExecStart=/usr/bin/probecache-resolve preload' "$dest/lib/systemd/system/probecache-preload.service"
+check "  the installed metrics service runs /usr/bin/probecache-resolve" \
+	grep -q '^ExecStart=/usr/bin/probecache-resolve status --format=openmetrics ' \
+	"$dest/lib/systemd/system/probecache-metrics.service"
 check "  the installed UAPI header compiles" \
 	sh -c "echo '#include <linux/probecache.h>' | cc -fsyntax-only -I'$dest/usr/include' -x c -"
 check_eq "  installs sdt/*.args in /usr/share/probecache/sdt" \

@@ -161,7 +161,7 @@ pc_missing() {
 	fi
 }
 
-# Read-only images run.sh attaches (image_disks): /init mounts the image NAME on /mnt/NAME
+# Read-only tool disks run.sh attaches (tool_disks): /init mounts the image NAME on /mnt/NAME
 # (bpftrace: bookworm's bpftrace, tests/vm/bpfimage.sh; sdt-SET: Debian programs with SDT
 # notes, tests/vm/sdtimage.sh SET), a root of its own for chroot.
 
@@ -202,6 +202,18 @@ pc_bpftrace() {
 # pc_bpftrace_unbind: undo pc_bpftrace_root's binds
 pc_bpftrace_unbind() {
 	pc_image_unbind bpftrace
+}
+
+# Bookworm's promtool: run.sh's tool disk for *-metrics.sh scripts (tests/vm/promimage.sh),
+# a Go binary that needs only the initramfs's libc.
+PC_PROMTOOL=/mnt/promtool/promtool
+
+# pc_promtool_ok: succeeds if $PC_PROMTOOL can run; else prints why not.
+pc_promtool_ok() {
+	[ -x "$PC_PROMTOOL" ] && return 0
+	_why=$(cat /pc/promtool.missing /run/pc-disks.err 2> /dev/null)
+	echo "no promtool on ${PC_PROMTOOL%/*}: ${_why:-no disk attached (run.sh attaches it for *-metrics.sh scripts)}"
+	return 1
 }
 
 # Containers (35-container, 71-arm64-fs):

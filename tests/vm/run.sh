@@ -29,6 +29,7 @@ set -euo pipefail
 kernel=${1:?usage: run.sh KERNEL (tests/vm/kernel.sh names them)}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 vm=$top/tests/vm
+. "$vm/splat.sh"
 testdir=${VM_TESTDIR:-$vm/t}
 out=$top/build/vm-$kernel
 read -r vmlinuz kdir kver chroot arch < <("$vm/kernel.sh" "$kernel")
@@ -243,34 +244,34 @@ make_disks() {
 	mkfs.xfs -q -f -L pc-xfs "$out/xfs.img" || die "mkfs.xfs failed (apt-get install xfsprogs)"
 }
 
-# image_disks: the read-only images selected scripts need, as further virtio disks after
-# vda and vdb (vdc, vdd, ... in this order), each listed in /pc/disks.extra for /init to
-# mount read-only: a script named *-bpftrace.sh gets bookworm's bpftrace
-# (tests/vm/bpfimage.sh) on /mnt/bpftrace, one named *-sdt-SET.sh the Debian programs of
-# tests/vm/sdtimage.sh SET on /mnt/sdt-SET. Each built once per machine; other runs go
-# without them. Without its image the run goes on: /pc/NAME.missing says why (NAME:
-# bpftrace, sdt-SET), and the script reports it (a failure under CI=true).
-ro_imgs=()
-image_disks() {
-	local t name devs=(vdc vdd vde vdf) img builder
-	: > "$root/pc/disks.extra"
-	for name in $(for t in "$root"/pc/t/*.sh; do
-		case ${t##*/} in
-		*-bpftrace.sh) echo bpftrace ;;
-		*-sdt-*.sh) t=${t##*-sdt-}; echo "sdt-${t%.sh}" ;;
-		esac
-	done | sort -u); do
-		case $name in
-		bpftrace) builder=("$vm/bpfimage.sh") ;;
-		sdt-*) builder=("$vm/sdtimage.sh" "${name#sdt-}") ;;
-		esac
-		[ ${#ro_imgs[@]} -lt ${#devs[@]} ] || die "more images than disks ${devs[*]}"
-		if img=$("${builder[@]}" 2> "$out/$name-image.log"); then
-			echo "${devs[${#ro_imgs[@]}]}:ext4:/mnt/$name:ro" >> "$root/pc/disks.extra"
-			ro_imgs+=("$img")
+# Tool disks: read-only images of programs too large for the initramfs, each attached as
+# the next virtio disk (vdc, vdd, ...) where a selected script's name matches its glob,
+# and mounted by /init (/pc/disks.extra); other runs go without them. Built once per
+# machine by their scripts (TOOL_DISKS: NAME:GLOB:SCRIPT [ARG...]). Without an image the
+# run goes on: /pc/NAME.missing says why, and the script reports it (a failure under
+# CI=true).
+#   *-bpftrace.sh   bookworm's bpftrace (tests/vm/bpfimage.sh) on /mnt/bpftrace
+#   *-metrics.sh    bookworm's promtool (tests/vm/promimage.sh) on /mnt/promtool
+#   *-sdt-apps.sh   Debian's python3.11 and postgres (tests/vm/sdtimage.sh apps) on
+#                   /mnt/sdt-apps
+#   *-sdt-langs.sh  Debian's ruby, php and OpenJDK (tests/vm/sdtimage.sh langs) on
+#                   /mnt/sdt-langs
+TOOL_DISKS=("bpftrace:*-bpftrace.sh:bpfimage.sh" "promtool:*-metrics.sh:promimage.sh"
+	"sdt-apps:*-sdt-apps.sh:sdtimage.sh apps" "sdt-langs:*-sdt-langs.sh:sdtimage.sh langs")
+tool_imgs=()
+tool_disks() {
+	local t name glob img dev cmd
+	for t in "${TOOL_DISKS[@]}"; do
+		name=${t%%:*} glob=${t#*:} glob=${glob%:*}
+		ls "$root"/pc/t/$glob > /dev/null 2>&1 || continue
+		read -r -a cmd <<< "${t##*:}"
+		if img=$("$vm/${cmd[0]}" "${cmd[@]:1}" 2> "$out/$name-image.log"); then
+			dev=vd$(echo cdefgh | cut -c$((${#tool_imgs[@]} + 1)))
+			tool_imgs+=("$img")
+			echo "$dev:ext4:/mnt/$name:ro" >> "$root/pc/disks.extra"
 		else
 			log "no $name image: $(tail -n 1 "$out/$name-image.log")"
-			{ echo "${builder[*]#"$top/"} failed:"; tail -n 5 "$out/$name-image.log"; } > "$root/pc/$name.missing"
+			{ echo "tests/vm/${t##*:} failed:"; tail -n 5 "$out/$name-image.log"; } > "$root/pc/$name.missing"
 		fi
 	done
 }
@@ -339,7 +340,7 @@ make_initramfs() {
 		cp "$t" "$root/pc/t/"
 	done
 	ls "$root"/pc/t/*.sh > /dev/null 2>&1 || die "no in-VM test matches ${VM_TESTS:-*} in $testdir"
-	image_disks
+	tool_disks
 	local d
 	for d in ${VM_EXTRA_MODULES:-}; do
 		build_module "$d" "$out/extra/$(basename "$d")"
@@ -380,6 +381,13 @@ watch_vm() {
 			total=$(sed -n 's/^### CALIBRATE .*total=\([0-9]*\).*/\1/p' "$out/tap.log" 2> /dev/null || true)
 			[ -z "$total" ] || { cal=$el; limit=$((el + total + 60)); log "whole-VM limit ${limit}s"; }
 		fi
+		# A boot that reported before /init ran is booted again (below): stop it now.
+		if [ -n "${WATCH_BOOT:-}" ] && grep -q 'probecache-vm: VM-START' "$out/console.log" 2> /dev/null &&
+			pc_boot_report "$out/console.log" > /dev/null; then
+			kill "$pid" 2> /dev/null || true
+			wait "$pid" || true
+			return 0
+		fi
 		if [ "$el" -ge "$limit" ]; then
 			nmi_vm "$pid"
 			kill "$pid" 2> /dev/null || true
@@ -397,12 +405,12 @@ boot() {
 	rm -f "$out/console.log" "$out/tap.log"
 	log "booting $kver ($(du -h "$out/initrd.gz" | cut -f1) initramfs)"
 	local fixed= f disks=()
-	# The two disks of make_disks, vda and vdb (virtio-blk-pci on both machines), and
-	# the read-only images of image_disks where scripts need them (vdc, ...).
+	# The two disks of make_disks, vda and vdb (virtio-blk-pci on both machines), and the
+	# tool images read-only as vdc, vdd, ... where a script needs them (tool_disks).
 	for f in ext4 xfs; do
 		disks+=(-drive "file=$out/$f.img,format=raw,if=virtio,cache=unsafe")
 	done
-	for f in ${ro_imgs[@]+"${ro_imgs[@]}"}; do
+	for f in ${tool_imgs[@]+"${tool_imgs[@]}"}; do
 		disks+=(-drive "file=$f,format=raw,if=virtio,readonly=on")
 	done
 	[ -z "${VM_FACTOR:-}" ] || fixed=" pc_factor10=$(awk -v f="$VM_FACTOR" 'BEGIN { printf "%d", f * 10 }')"
@@ -446,7 +454,17 @@ make_disks
 exec 8> /tmp/probecache-vm.lock
 flock 8
 start=$(date +%s)
-boot
+WATCH_BOOT=1 boot
+# A kernel report before /init ran anything of ours is the boot's own (the debug kernel
+# has shown one, 1 boot in many: KASAN in do_raw_spin_lock() under an interrupt during
+# identify_cpu(), 1.6 s in): boot once more, keeping that console log and saying so. A
+# report in the second boot fails the run as any report does.
+if first=$(pc_boot_report "$out/console.log"); then
+	cp "$out/console.log" "$out/console.boot1.log"
+	log "a kernel report before /init ran, kept in $out/console.boot1.log: $first"
+	log "booting again once"
+	boot
+fi
 exec 8>&-
 log "VM finished in $(( $(date +%s) - start ))s"
 "$vm/report.sh" "$kernel" "$out/tap.log" "$out/console.log"

@@ -9,9 +9,13 @@
 #           enable a Type=simple traced service ordered after probecache-preload.service;
 #           reboot.
 #   boot 2: the preload armed the probe before the service started and its first 5 calls
-#           are counted; stop disarms exactly that probe; status clean; installing the
+#           are counted; a copy started later is followed; probecache-metrics.service is
+#           skipped without node_exporter's textfile directory, and once it exists the
+#           timer (enabled by hand, as an administrator does) writes the probe's and the
+#           copy's hits there; stop disarms exactly that probe; status clean; installing the
 #           6.12 headers makes dkms's header hook (autoinstall) install the module for 6.12;
-#           remove unloads the module and leaves only the conffile; purge removes the rest.
+#           remove unloads the module, stops the timer, removes its file and leaves only
+#           the conffile; purge removes the rest.
 # Where DKMS compiles: on the host by default. Under TCG one DKMS build of the module takes
 # 2.5-5 minutes, two of them would blow the budget; so sysboot/dkms-tarball.sh runs the same
 # `dkms add` + `dkms build` on the host against the same headers packages, from the source

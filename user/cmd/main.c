@@ -31,7 +31,7 @@ static const struct pc_cmd commands[] = {
 	  "define if needed and count hits (arms the probes)" },
 	{ "disarm", cmd_disarm, "disarm [-k] [-q] PATTERN...",
 	  "delete probes from the module (EBUSY while perf/ftrace use them)" },
-	{ "status", cmd_status, "status [--stale] [--json]",
+	{ "status", cmd_status, "status [--stale] [--format=text|json|openmetrics] [-o FILE] [--json]",
 	  "the module's probes: state, consumers, counting, hits" },
 	{ "sites", cmd_sites, "sites [--json] [--stats] [-p PID]... [BUILD-ID|PATH...]",
 	  "the inodes processes map executable, by build-id (copies, deleted, other namespaces)" },

@@ -4,7 +4,7 @@
  * (defined, armed, stale), consumers, whether the module counts its hits and
  * the hits counted, read from sysfs, and the other copies of its binary it follows
  * (the module's sites). status --stale: cache entries whose binary is gone or changed
- * (what gc would remove).
+ * (what gc would remove). status --format=openmetrics: the same as metrics (metrics.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,6 +18,7 @@
 #include "kload.h"
 #include "ksites.h"
 #include "mapsweep.h"
+#include "metrics.h"
 #include "opts.h"
 #include "pattern.h"
 #include "pc.h"
@@ -249,40 +250,90 @@ static int show_stale(bool json)
 	return ret;
 }
 
+enum status_format { FMT_TEXT, FMT_JSON, FMT_OPENMETRICS };
+
 static int status_help(void)
 {
-	printf("usage: %s status [--stale] [--json]\n\n"
+	printf("usage: %s status [--stale] [--format=text|json|openmetrics] [-o FILE] [--json]\n\n"
 	       "Show probecache.ko's version and every probe it defines: state (defined:\n"
 	       "a trace event, no uprobe; armed: at least one consumer; stale: the file\n"
 	       "changed since define), consumers (ftrace, perf, BPF and the module's own\n"
 	       "counting), whether it counts hits ('arm'), the hits counted, path,\n"
 	       "offsets and build-id (from %s).\n\n"
-	       "  -s, --stale  instead, list cache entries whose binary is gone or changed\n"
-	       "  -j, --json   JSON output\n"
-	       "  -h, --help   this help\n\n"
-	       "Exit: 0 ok, 1 module not loaded (without --stale), 2 usage.\n",
+	       "  -s, --stale        instead, list cache entries whose binary is gone or changed\n"
+	       "      --format=FMT   text (the default), json (= --json), or openmetrics: the\n"
+	       "                     Prometheus text format node_exporter's textfile collector\n"
+	       "                     reads (hits per probe and per file, probes and sites by\n"
+	       "                     state, the kernel's uprobe_profile counts), ended by # EOF;\n"
+	       "                     without the module it says so and exits 0\n"
+	       "  -o, --output FILE  with --format=openmetrics: write FILE atomically (a\n"
+	       "                     temporary file beside it, renamed over it), mode 0644\n"
+	       "  -j, --json         JSON output\n"
+	       "  -h, --help         this help\n\n"
+	       "Exit: 0 ok, 1 module not loaded (text, json), 2 usage.\n",
 	       pc_prog, pc_sysfs_dir());
 	return 0;
+}
+
+static int parse_format(const char *s, enum status_format *fmt)
+{
+	static const char *const names[] = { "text", "json", "openmetrics" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(s, names[i])) {
+			*fmt = i;
+			return 0;
+		}
+	}
+	pc_err("status: unknown format '%s' (text, json, openmetrics)", s);
+	return -EINVAL;
+}
+
+/* What the options ask for, or -EINVAL (said). */
+static int status_run(bool stale, enum status_format fmt, const char *output)
+{
+	if (output && fmt != FMT_OPENMETRICS) {
+		pc_err("status: --output is for --format=openmetrics");
+		return pc_usage("status");
+	}
+	if (stale && fmt == FMT_OPENMETRICS) {
+		pc_err("status: --stale has no openmetrics form");
+		return pc_usage("status");
+	}
+	if (fmt == FMT_OPENMETRICS)
+		return pc_status_openmetrics(output);
+	return stale ? show_stale(fmt == FMT_JSON) : show_probes(fmt == FMT_JSON);
 }
 
 int cmd_status(int argc, char **argv)
 {
 	static const struct option lopts[] = {
 		{ "stale", no_argument, NULL, 's' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	bool stale = false, json = false;
+	enum status_format fmt = FMT_TEXT;
+	const char *output = NULL;
+	bool stale = false;
 	int opt;
 
-	while ((opt = pc_getopt(argc, argv, "sjh", lopts)) != -1) {
+	while ((opt = pc_getopt(argc, argv, "sjho:", lopts)) != -1) {
 		switch (opt) {
 		case 's':
 			stale = true;
 			break;
+		case 'f':
+			if (parse_format(optarg, &fmt))
+				return pc_usage("status");
+			break;
+		case 'o':
+			output = optarg;
+			break;
 		case 'j':
-			json = true;
+			fmt = FMT_JSON;
 			break;
 		case 'h':
 			return status_help();
@@ -292,5 +343,5 @@ int cmd_status(int argc, char **argv)
 	}
 	if (optind < argc)
 		return pc_usage("status");
-	return stale ? show_stale(json) : show_probes(json);
+	return status_run(stale, fmt, output);
 }

@@ -70,6 +70,9 @@ boot1() {
 	check_eq "  but not started by it (no module loaded mid-install)" "inactive no" \
 		"$(systemctl is-active probecache-preload.service) $([ -d /sys/module/probecache ] && echo yes || echo no)"
 	check_eq "/var/cache/probecache: root 0755" "root:root 755" "$(stat -c '%U:%G %a' /var/cache/probecache)"
+	check_eq "probecache-metrics.timer installed, not enabled nor started by the package" \
+		"disabled inactive" \
+		"$(systemctl is-enabled probecache-metrics.timer 2>&1) $(systemctl is-active probecache-metrics.timer)"
 
 	# What an administrator does: cache the binary's probes, name one in preload.conf (a
 	# conffile, edited), order the traced service after the preload.
@@ -79,6 +82,38 @@ boot1() {
 	cp /pc/probecache-test-traced.service /etc/systemd/system/
 	run "systemctl enable probecache-test-traced.service" systemctl enable probecache-test-traced.service
 	echo 2 > "$state/stage"
+}
+
+# metrics COPY_HITS: probecache-metrics.timer, which an administrator enables where
+# node_exporter runs, writes the metrics of sdt_ops:tick (5 hits in its file, COPY_HITS in
+# the copy follow added) to its textfile directory; without that directory its service is
+# skipped, not failed.
+metrics() {
+	prom=/var/lib/prometheus/node-exporter
+	run "systemctl start probecache-metrics.service, no $prom" systemctl start probecache-metrics.service
+	check_eq "  skipped on its condition, no file, not failed" "no success no" \
+		"$(unit_prop probecache-metrics ConditionResult) $(unit_prop probecache-metrics Result) $([ -e $prom ] && echo yes || echo no)"
+	mkdir -p $prom
+	run "systemctl enable --now probecache-metrics.timer" systemctl enable --now probecache-metrics.timer
+	check_eq "  enabled, active" "enabled active" \
+		"$(systemctl is-enabled probecache-metrics.timer 2>&1) $(systemctl is-active probecache-metrics.timer)"
+	_n=300
+	until [ -s $prom/probecache.prom ] || [ $_n -eq 0 ]; do sleep 0.1; _n=$((_n - 1)); done
+	check "  the timer ran its service: $prom/probecache.prom written" test -s $prom/probecache.prom
+	check "  triggered by the timer" test -n "$(unit_prop probecache-metrics.timer LastTriggerUSec)"
+	# Once more now, for the counts as they are.
+	run "systemctl start probecache-metrics.service" systemctl start probecache-metrics.service
+	# (not $L: the listing's path, which field reads)
+	_lab="event=\"sdt_ops:tick\",build_id=\"$(field sdt_ops:tick build_id)\""
+	check "  the module's hits: 5 + the copy's $1" \
+		grep -qxF "probecache_probe_hits_total{$_lab,path=\"$W\"} $((5 + $1))" $prom/probecache.prom
+	check "  the copy's, by file" \
+		grep -qxF "probecache_site_hits_total{$_lab,path=\"/tmp/ops_copy\",site=\"copy\"} $1" $prom/probecache.prom
+	check_eq "  root 0644, # EOF last, nothing else in the directory" \
+		"root 644 # EOF probecache.prom" \
+		"$(stat -c '%U %a' $prom/probecache.prom) $(tail -n 1 $prom/probecache.prom) $(ls $prom)"
+	check_eq "  its runs leave nothing in the journal (LogLevelMax=notice)" "" \
+		"$(journalctl -b -q -o cat -u probecache-metrics.service)"
 }
 
 boot2() {
@@ -113,6 +148,7 @@ preload: 1 armed, 0 already armed, 0 skipped, 0 failed" \
 		test "${copy_hits:-0}" -ge 9
 	check "  and the unit's log says so" sh -c "journalctl -b -q -o cat _SYSTEMD_UNIT=probecache-follow.service |
 		grep -q '^followed sdt_ops:tick to /tmp/ops_copy (pid [0-9]*)\$'"
+	metrics "${copy_hits:-0}"
 	check_eq "no failed unit" "" "$(systemctl list-units --failed --plain --no-legend)"
 	if systemctl status --no-pager probecache-preload.service > /tmp/status 2>&1; then
 		check "systemctl status probecache-preload: active (exited), status=0/SUCCESS" \
@@ -166,12 +202,16 @@ preload: 1 armed, 0 already armed, 0 skipped, 0 failed" \
 	check_eq "  no probecache.ko left under /lib/modules, no DKMS tree, no source" "" \
 		"$(find /lib/modules /var/lib/dkms /usr/src -name 'probecache*' 2> /dev/null)"
 	check "  the probe cache (data, not shipped) stays until purge" test -d /var/cache/probecache/
+	check_eq "  the metrics timer stopped, its file removed (node_exporter would export it)" \
+		"inactive no" \
+		"$(systemctl is-active probecache-metrics.timer) $([ -e /var/lib/prometheus/node-exporter/probecache.prom ] && echo yes || echo no)"
 	run "apt-get purge probecache-dkms probecache-tools" apt-get purge -y probecache-dkms probecache-tools
 	check_eq "  dpkg forgot both" "" \
 		"$(dpkg-query -W -f='${db:Status-Abbrev}\n' probecache-dkms probecache-tools 2> /dev/null | grep -v '^un')"
 	check_eq "  no /etc/probecache, cache, state or enablement link left" "" \
 		"$(ls -d /etc/probecache /var/cache/probecache /run/probecache \
-			/etc/systemd/system/*/probecache-preload.service 2> /dev/null)"
+			/etc/systemd/system/*/probecache-preload.service \
+			/etc/systemd/system/*/probecache-metrics.timer 2> /dev/null)"
 	echo 3 > "$state/stage"
 }
 
