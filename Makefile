@@ -8,6 +8,7 @@
 #   make stress MINUTES=N the randomized lifecycle test for N minutes (KERNEL=, SEED=)
 #   make deb              probecache-dkms + probecache-tools .debs into build/deb/
 #   make check-sdt-data   sdt/*.args against the signatures of Debian's -dev packages
+#   make check-sdt-vm     Debian's ruby, php and OpenJDK traced by their SDT names (6.1 VM)
 
 # The running kernel's headers if present, else the project's default test kernel.
 KVER ?= $(shell uname -r)
@@ -62,6 +63,13 @@ check-sdt-data:
 check-vm: user fixtures
 	tests/run-all.sh vm:$(KERNEL)
 
+# Debian's ruby3.1, php8.2 and OpenJDK 17 from their disk image (tests/vm/sdtimage.sh
+# langs), traced through the provider files' names in the 6.1 VM: the scripts of
+# tests/vm/sdt, not run by make check (which runs python3.11 and postgres,
+# tests/vm/t/39-resolve-sdt-apps.sh).
+check-sdt-vm: user fixtures
+	VM_TESTDIR=$(CURDIR)/tests/vm/sdt tests/run-all.sh vm:6.1
+
 # The planted use-after-free must make the harness fail with a KASAN report.
 check-kasan: user fixtures
 	tests/run-all.sh kasan
@@ -107,4 +115,4 @@ clean:
 -include mk/install.mk
 
 .PHONY: all module user fixtures setup check check-unit check-vm check-kasan debug-kernel \
-	demo bench deb clean ensure-setup stress check-sdt-data
+	demo bench deb clean ensure-setup stress check-sdt-data check-sdt-vm

@@ -173,21 +173,37 @@ pc_missing() {
 	fi
 }
 
-# Bookworm's bpftrace: run.sh's third disk (tests/vm/bpfimage.sh), a root of its own.
-PC_BT=/mnt/bpftrace
+# Read-only tool disks run.sh attaches (tool_disks): /init mounts the image NAME on /mnt/NAME
+# (bpftrace: bookworm's bpftrace, tests/vm/bpfimage.sh; sdt-SET: Debian programs with SDT
+# notes, tests/vm/sdtimage.sh SET), a root of its own for chroot.
 
-# pc_bpftrace_root: succeeds once $PC_BT holds bpftrace with the VM's /proc, /sys (tracefs
-# and debugfs below it), /dev, /tmp and /pc bound into it; else prints why not.
-pc_bpftrace_root() {
-	if [ ! -x "$PC_BT/usr/bin/bpftrace" ]; then
-		_why=$(cat /pc/bpftrace.missing /run/pc-disks.err 2> /dev/null)
-		echo "no bpftrace on $PC_BT: ${_why:-no disk attached (run.sh attaches it for *-bpftrace.sh scripts)}"
+# pc_image_root NAME FILE: succeeds once /mnt/NAME holds FILE (a path inside it) and has
+# the VM's /proc, /sys (tracefs and debugfs below it), /dev, /tmp and /pc bound into it
+# (paths under /tmp and /pc are then the same inside and out); else prints why not.
+pc_image_root() {
+	if [ ! -e "/mnt/$1$2" ]; then
+		_why=$(cat "/pc/$1.missing" /run/pc-disks.err 2> /dev/null)
+		echo "no $2 on /mnt/$1: ${_why:-no disk attached (run.sh attaches it for *-$1.sh scripts)}"
 		return 1
 	fi
 	for _m in proc:bind sys:rbind dev:bind tmp:bind pc:bind; do
-		grep -q " $PC_BT/${_m%:*} " /proc/mounts && continue
-		mount -o "${_m#*:}" "/${_m%:*}" "$PC_BT/${_m%:*}" || return 1
+		grep -q " /mnt/$1/${_m%:*} " /proc/mounts && continue
+		mount -o "${_m#*:}" "/${_m%:*}" "/mnt/$1/${_m%:*}" || return 1
 	done
+}
+
+# pc_image_unbind NAME: undo pc_image_root's binds (the disk stays mounted)
+pc_image_unbind() {
+	for _m in pc tmp dev sys proc; do
+		! grep -q " /mnt/$1/$_m " /proc/mounts || umount -l "/mnt/$1/$_m"
+	done
+}
+
+PC_BT=/mnt/bpftrace
+
+# pc_bpftrace_root: bpftrace's image, ready for pc_bpftrace; else prints why not.
+pc_bpftrace_root() {
+	pc_image_root bpftrace /usr/bin/bpftrace
 }
 
 # pc_bpftrace ARGS...: bpftrace ARGS in its root (paths under /pc and /tmp are the same)
@@ -195,11 +211,9 @@ pc_bpftrace() {
 	chroot "$PC_BT" /usr/bin/bpftrace "$@"
 }
 
-# pc_bpftrace_unbind: undo pc_bpftrace_root's binds (the disk stays mounted)
+# pc_bpftrace_unbind: undo pc_bpftrace_root's binds
 pc_bpftrace_unbind() {
-	for _m in pc tmp dev sys proc; do
-		! grep -q " $PC_BT/$_m " /proc/mounts || umount -l "$PC_BT/$_m"
-	done
+	pc_image_unbind bpftrace
 }
 
 # Bookworm's promtool: run.sh's tool disk for *-metrics.sh scripts (tests/vm/promimage.sh),

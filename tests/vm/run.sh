@@ -80,6 +80,12 @@ not_applicable() {
 	arm64-*:7[0-9]-arm64*.sh) ;;
 	arm64-*:*) echo "an x86-64 script (its CLI, fixtures and tools are x86-64 binaries)" ;;
 	*:7[0-9]-arm64*.sh) echo "an arm64 script" ;;
+	# Debian's programs with the provider files: what they check is the files and the
+	# CLI, on the host's kernel; the kernel's side of it (string and memory fetches,
+	# filters on strings, perf, semaphores) is checked on every kernel by 11, 17, 20, 30
+	# and 31.
+	6.1:39-resolve-sdt-apps.sh) ;;
+	*:39-resolve-sdt-apps.sh) echo "Debian's python and postgres run on the 6.1 suite only (a test of sdt/*.args, not of the kernel)" ;;
 	esac
 }
 
@@ -236,21 +242,28 @@ make_disks() {
 	mkfs.xfs -q -f -L pc-xfs "$out/xfs.img" || die "mkfs.xfs failed (apt-get install xfsprogs)"
 }
 
-# Tool disks: read-only images of tools too large for the initramfs, each attached as the
-# next virtio disk (vdc, vdd) where a selected script's name matches its glob, and mounted
-# by /init (/pc/disks.extra); other runs go without them. Built once per machine by
-# their scripts. Without an image the run goes on: /pc/NAME.missing says why, and the
-# script reports it (a failure under CI=true).
-#   *-bpftrace.sh  bookworm's bpftrace (tests/vm/bpfimage.sh) on /mnt/bpftrace
-#   *-metrics.sh   bookworm's promtool (tests/vm/promimage.sh) on /mnt/promtool
-TOOL_DISKS=("bpftrace:*-bpftrace.sh:bpfimage.sh" "promtool:*-metrics.sh:promimage.sh")
+# Tool disks: read-only images of programs too large for the initramfs, each attached as
+# the next virtio disk (vdc, vdd, ...) where a selected script's name matches its glob,
+# and mounted by /init (/pc/disks.extra); other runs go without them. Built once per
+# machine by their scripts (TOOL_DISKS: NAME:GLOB:SCRIPT [ARG...]). Without an image the
+# run goes on: /pc/NAME.missing says why, and the script reports it (a failure under
+# CI=true).
+#   *-bpftrace.sh   bookworm's bpftrace (tests/vm/bpfimage.sh) on /mnt/bpftrace
+#   *-metrics.sh    bookworm's promtool (tests/vm/promimage.sh) on /mnt/promtool
+#   *-sdt-apps.sh   Debian's python3.11 and postgres (tests/vm/sdtimage.sh apps) on
+#                   /mnt/sdt-apps
+#   *-sdt-langs.sh  Debian's ruby, php and OpenJDK (tests/vm/sdtimage.sh langs) on
+#                   /mnt/sdt-langs
+TOOL_DISKS=("bpftrace:*-bpftrace.sh:bpfimage.sh" "promtool:*-metrics.sh:promimage.sh"
+	"sdt-apps:*-sdt-apps.sh:sdtimage.sh apps" "sdt-langs:*-sdt-langs.sh:sdtimage.sh langs")
 tool_imgs=()
 tool_disks() {
-	local t name glob img dev
+	local t name glob img dev cmd
 	for t in "${TOOL_DISKS[@]}"; do
 		name=${t%%:*} glob=${t#*:} glob=${glob%:*}
 		ls "$root"/pc/t/$glob > /dev/null 2>&1 || continue
-		if img=$("$vm/${t##*:}" 2> "$out/$name-image.log"); then
+		read -r -a cmd <<< "${t##*:}"
+		if img=$("$vm/${cmd[0]}" "${cmd[@]:1}" 2> "$out/$name-image.log"); then
 			dev=vd$(echo cdefgh | cut -c$((${#tool_imgs[@]} + 1)))
 			tool_imgs+=("$img")
 			echo "$dev:ext4:/mnt/$name:ro" >> "$root/pc/disks.extra"
@@ -291,6 +304,10 @@ make_initramfs() {
 	cat "$top/tests/lib/tap.sh" "$vm/lib-vm.sh" > "$root/pc/lib.sh"
 	cp "$top/user/probecache-resolve" "$root/usr/bin/"
 	copy_host "$top/user/probecache-resolve"
+	# The SDT providers' names and types where the tools package installs them: the CLI
+	# finds them beside itself, in /usr/bin/../share/probecache/sdt (sdt/README.md).
+	mkdir -p "$root/usr/share/probecache/sdt"
+	cp "$top"/sdt/*.args "$root/usr/share/probecache/sdt/"
 	cp -a "$top/tests/fixtures/build/." "$root/pc/fixtures/"
 	for f in "$root"/pc/fixtures/*; do
 		file -b "$f" | grep -q '^ELF.*dynamic' || continue
@@ -387,7 +404,7 @@ boot() {
 	log "booting $kver ($(du -h "$out/initrd.gz" | cut -f1) initramfs)"
 	local fixed= f disks=()
 	# The two disks of make_disks, vda and vdb (virtio-blk-pci on both machines), and the
-	# tool images read-only as vdc, vdd where a script needs them (tool_disks).
+	# tool images read-only as vdc, vdd, ... where a script needs them (tool_disks).
 	for f in ext4 xfs; do
 		disks+=(-drive "file=$out/$f.img,format=raw,if=virtio,cache=unsafe")
 	done
