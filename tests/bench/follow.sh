@@ -34,7 +34,8 @@ mkdir -p "$tmp/sys" "$tmp/proc"
 : > "$tmp/sys/control"
 echo 0.1 > "$tmp/sys/version"
 echo "sdt_libstdcxx:throw state=defined consumers=0 hits=0 counting=0 type=p pid=0 unlinked=0 build_id=$bid offset=0x1000 ref_ctr_offset=0x0 path=$lib args=" > "$tmp/proc/probecache_probes"
-export PROBECACHE_SYSFS=$tmp/sys PROBECACHE_PROC=$tmp/proc
+# PROBECACHE_RUN: its counters file (follower.stats) in $tmp, never the host's /run
+export PROBECACHE_SYSFS=$tmp/sys PROBECACHE_PROC=$tmp/proc PROBECACHE_RUN=$tmp/run
 
 follow_start() {
 	LD_PRELOAD=$tmp/fakemod.so "$CLI" follow -q > "$tmp/follow.out" 2>&1 &

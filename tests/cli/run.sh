@@ -48,6 +48,7 @@ export PROBECACHE_SYSFS=$T/nosysfs
 export PROBECACHE_TRACEFS=$T/tracefs	# never the host's
 export PROBECACHE_PROC=$T/proc	# the module's listing: never the host's
 export PROBECACHE_SDT_DIR=$T/no-sdt	# no provider files but the ones a check gives
+export PROBECACHE_RUN=$T/run	# run-time state (follow's counters): never the host's /run
 LIBSTDCXX=/usr/lib/x86_64-linux-gnu/libstdc++.so.6
 
 # arm, define and scan sweep every process for copies of the probed files: where
@@ -639,7 +640,62 @@ check_eq "no module loaded: exit 0, nothing on stderr (the timer writes a file a
 	"$? $(cat "$T/om.err")"
 om_valid "  no module" "$T/om.prom"
 om_has "  it says so" "probecache_module_loaded 0"
-check_eq "  and has no sample of a probe" "" "$(grep -v '^#' "$T/om.prom" | grep -v '^probecache_module_loaded \|^probecache_probes{')"
+check_eq "  and has no sample of a probe" "" "$(grep -v '^#' "$T/om.prom" | grep -v '^probecache_module_loaded \|^probecache_probes{\|^probecache_follower_up ')"
+
+# The follower's counters (issue 44): `follow`, a daemon, writes them to
+# $PROBECACHE_RUN/follower.stats (here $T/run; the follower itself writes it in
+# "follow" below), status reads that file. omh: status in this PID namespace (pc's
+# own, as root, would not see the pid the file names).
+fs=$PROBECACHE_RUN/follower.stats
+omh() { PROBECACHE_SYSFS=$T/sys "$PC_BIN" status --format=openmetrics "$@"; }
+check_eq "  no follower ever wrote $fs: probecache_follower_up 0, no other follower sample" \
+	"probecache_follower_up 0" "$(grep '^probecache_follower_' "$T/om.prom")"
+mkdir -p "$PROBECACHE_RUN"
+sh -c 'exit 0' & gone=$!
+wait $gone	# a pid no process has now
+printf '%s\n' "# written by hand" "pid $gone" "start_time 1700000000" "mappings 120" "queued 30" \
+	"sweeps 12" "full 2" "added 5" "refused 1" "lost 3" "last_ms 12.5" "a_newer_key 1" > "$fs"
+omh > "$T/om.prom" 2> "$T/om.err"
+check_eq "a follower's file: exit 0, nothing on stderr" "0 " "$? $(cat "$T/om.err")"
+om_valid "  follower's counters" "$T/om.prom"
+check_eq "  its counters, start and last sweep (seconds); up 0: its pid is gone (stale)" \
+	"probecache_follower_up 0
+probecache_follower_start_time_seconds 1700000000
+probecache_follower_last_sweep_seconds 0.0125
+probecache_follower_mappings_total 120
+probecache_follower_queued_total 30
+probecache_follower_sweeps_total 12
+probecache_follower_full_sweeps_total 2
+probecache_follower_sites_added_total 5
+probecache_follower_sites_refused_total 1
+probecache_follower_records_lost_total 3" "$(grep '^probecache_follower_' "$T/om.prom")"
+check_eq "  counters of TYPE counter, the rest gauges" "counter 7 gauge 3" \
+	"$(grep '^# TYPE probecache_follower_' "$T/om.prom" | awk '{ n[$4]++ } END { print "counter", n["counter"], "gauge", n["gauge"] }')"
+sleep 60 &
+np=$!
+sed -i "s/^pid .*/pid $np/" "$fs"
+check_eq "  a pid that lives but is no follower (reused): up 0" "probecache_follower_up 0" \
+	"$(omh 2>&1 | grep '^probecache_follower_up')"
+kill $np; wait $np 2> /dev/null
+sed -i 's/^sweeps 12$/sweeps 12x/' "$fs"
+omh > "$T/om.prom" 2> "$T/om.err"
+check_eq "a follower's file with a bad value: exit 0, a warning naming its line and why" \
+	"0 probecache-resolve: warning: status: $fs:6: 'sweeps' is not a count: '12x'; the follower's counters left out" \
+	"$? $(cat "$T/om.err")"
+om_valid "  that output" "$T/om.prom"
+check_eq "  no follower sample, up included; the families' HELP and TYPE kept" "0 10" \
+	"$(grep -c '^probecache_follower_' "$T/om.prom") $(grep -c '^# TYPE probecache_follower_' "$T/om.prom")"
+check_eq "  the probes' samples kept" "probecache_module_loaded 1" "$(grep '^probecache_module_loaded' "$T/om.prom")"
+sed -i '/^sweeps /d' "$fs"
+check_eq "a follower's file without a key: said, for the file" \
+	"probecache-resolve: warning: status: $fs: no 'sweeps' line; the follower's counters left out" \
+	"$(omh 2>&1 > /dev/null)"
+rm "$fs"
+ln -s /dev/zero "$fs"
+check_eq "a symbolic link there: not followed, said" \
+	"probecache-resolve: warning: status: $fs: is a symbolic link; the follower's counters left out" \
+	"$(omh 2>&1 > /dev/null)"
+rm "$fs"
 check_eq "--output without --format=openmetrics: usage error" 2 "$(rc pc status -o "$T/x.prom")"
 check_eq "--stale --format=openmetrics: usage error" 2 "$(rc pc status --stale --format=openmetrics)"
 check_eq "an unknown format: usage error naming the known ones" \
@@ -1387,6 +1443,8 @@ PROBECACHE_SYSFS="$F/sys" LD_PRELOAD="$T/fakemod.so" "$PC_BIN" follow > "$T/foll
 fp=$!
 for _ in $(seq 100); do grep -q '^follow: watching' "$T/follow.out" && break; sleep 0.1; done
 check "follow: starts watching executable mappings" grep -q '^follow: watching executable mappings on [0-9]* CPUs$' "$T/follow.out"
+check_eq "  publishes its counters at start: $fs, its pid, mode 0644" "pid $fp 644" \
+	"$(grep '^pid ' "$fs" 2>&1) $(stat -c %a "$fs" 2>&1)"
 # sited PATH-ERE: a site line matching it reaches the control file within 5 s
 sited() {
 	for _ in $(seq 50); do grep -Eq "^site sdt_libstdcxx:throw $1$" "$F/sys/control" && return 0; sleep 0.1; done
@@ -1413,14 +1471,60 @@ LD_PRELOAD="$T/off.so.6" sleep 60 &
 op=$!
 sleep 1
 check_eq "  a copy whose build-id is one byte off: never handed" "" "$(grep "off.so.6\|/proc/$op/" "$F/sys/control")"
+# within SECONDS CMD...: CMD succeeds within SECONDS (tried every 0.1 s)
+within() {
+	local n=$(($1 * 10))
+	shift
+	until "$@"; do n=$((n - 1)); [ $n -gt 0 ] || return 1; sleep 0.1; done
+}
+check "  its file counts the copies it followed within about a second (3 or more added)" \
+	within 3 awk '$1 == "added" && $2 >= 3 { ok = 1 } END { exit !ok }' "$fs"
+fk status --format=openmetrics > "$T/omf.prom" 2> "$T/omf.err"
+check_eq "  status while it runs: exit 0, probecache_follower_up 1 (its pid lives, 'follow' its argument)" \
+	"0 probecache_follower_up 1" "$? $(grep '^probecache_follower_up' "$T/omf.prom")$(cat "$T/omf.err")"
+check "  and its sites added (3 or more)" \
+	awk '$1 == "probecache_follower_sites_added_total" && $2 >= 3 { ok = 1 } END { exit !ok }' "$T/omf.prom"
+om_valid "  status while a follower runs" "$T/omf.prom"
+# Every exec maps: the counts change all the time, the file is written once a second at
+# most. Its versions (mtime, in ns) seen over ~3 s of execs: 2 to the seconds + 1.
+t0=$(date +%s%N)
+for _ in $(seq 30); do stat -c %y "$fs"; /bin/true; sleep 0.1; done > "$T/mtimes"
+el=$((($(date +%s%N) - t0) / 1000000))
+n=$(sort -u "$T/mtimes" | wc -l)
+check "  rewritten while mappings come, at most once a second ($n versions in $el ms)" \
+	test "$n" -ge 2 -a "$n" -le $((el / 1000 + 2))
 kill -TERM $fp; wait $fp; r=$?
 check_eq "  SIGTERM ends it: exit 0" 0 "$r"
 # At least our 3 copies: other processes may map copies of their own (above).
 check "  printing its counts" awk '/^follow: [0-9]+ mappings, [0-9]+ queued a sweep, [0-9]+ sweeps \([0-9]+ of every process\), [0-9]+ copies followed, 0 refused, 0 records lost$/ && $14 >= 3 { ok = 1 } END { exit !ok }' "$T/follow.out"
 check_eq "  nothing on stderr" "" "$(cat "$T/follow.err")"
+# the counts line's mappings, queued, sweeps, full, copies followed, refused, lost
+counts=$(awk '/^follow: [0-9]/ { print $2, $4, $8, substr($10, 2), $14, $17, $19 }' "$T/follow.out")
+check_eq "  at its exit its file holds the counts it printed (${counts:-none})" "${counts:-none}" \
+	"$(awk '{ v[$1] = $2 } END { print v["mappings"], v["queued"], v["sweeps"], v["full"], v["added"], v["refused"], v["lost"] }' "$fs")"
+check_eq "  no temporary file left beside it" "follower.stats" "$(ls "$PROBECACHE_RUN")"
+fk status --format=openmetrics > "$T/omf.prom" 2> "$T/omf.err"
+check_eq "  status once it exited: up 0, its last counts kept" \
+	"probecache_follower_up 0 $(awk '/^follow: [0-9]/ { print $14 }' "$T/follow.out")" \
+	"$(grep '^probecache_follower_up' "$T/omf.prom") $(awk '$1 == "probecache_follower_sites_added_total" { print $2 }' "$T/omf.prom")$(cat "$T/omf.err")"
 kill $lp $dp $np $op 2> /dev/null
 wait $lp $dp $np $op 2> /dev/null
 check_eq "follow with an argument: exit 2" 2 "$(fkrc follow extra)"
+check_eq "follow --once: exit 0, no counters file (it would overwrite a running follower's)" \
+	"0 no" "$(PROBECACHE_RUN=$T/once fkrc follow --once) $([ -e "$T/once" ] && echo yes || echo no)"
+# A counters file it cannot write ($PROBECACHE_RUN under a regular file): said once, the
+# follower goes on; at least two tries (the start, the exit) in between.
+: > "$T/notadir"
+PROBECACHE_RUN=$T/notadir/run PROBECACHE_SYSFS="$F/sys" LD_PRELOAD="$T/fakemod.so" "$PC_BIN" follow -q \
+	> "$T/follow2.out" 2> "$T/follow2.err" &
+fp=$!
+check "follow with a counters file it cannot write: watches all the same" \
+	within 10 grep -q '^follow: watching' "$T/follow2.out"
+for _ in $(seq 15); do /bin/true; sleep 0.1; done
+kill -TERM $fp; wait $fp; r=$?
+check_eq "  exit 0 at SIGTERM, the failure said once" \
+	"0 probecache-resolve: warning: follow: $T/notadir/run/follower.stats: Not a directory; its counters are not published (said once)" \
+	"$r $(cat "$T/follow2.err")"
 fk disarm -q 'sdt_libstdcxx:throw'
 
 # ---- del / clear / gc of probes defined in the kernel (as perf probe -d) ----

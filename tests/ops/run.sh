@@ -88,6 +88,18 @@ for kv in Type=oneshot RemainAfterExit=yes After=local-fs.target WantedBy=multi-
 done
 check "unit is ordered before the services it traces" grep -q '^Before=.*sysinit.target' "$unit"
 
+## ---- the follow unit: /run/probecache (its counters, the preload's state) made, kept
+funit=$top/systemd/probecache-follow.service
+sed "s|@BINDIR@|$(dirname "$cli")|g" "$funit" > "$tmp/unit/probecache-follow.service"
+if command -v systemd-analyze > /dev/null; then
+	w=$(cd "$tmp/unit" && MANPATH=$tmp/man systemd-analyze verify probecache-follow.service 2>&1)
+	check_eq "systemd-analyze verify probecache-follow.service is clean" "" "$w"
+fi
+for kv in "ExecStart=@BINDIR@/probecache-resolve follow" RuntimeDirectory=probecache \
+	RuntimeDirectoryPreserve=yes; do
+	check "follow unit has $kv" grep -qxF -- "$kv" "$funit"
+done
+
 ## ---- the metrics timer and its service (node_exporter's textfile collector)
 for u in probecache-metrics.service probecache-metrics.timer; do
 	sed "s|@BINDIR@|$(dirname "$cli")|g" "$top/systemd/$u" > "$tmp/unit/$u"

@@ -4,26 +4,31 @@
  * process maps from now on (lib/follower.h): a process started, a library
  * dlopen'ed or a container's copy after the define. define/arm follow the
  * copies mapped at that time; this daemon (probecache-follow.service) the
- * later ones. It runs until SIGTERM or SIGINT.
+ * later ones. It runs until SIGTERM or SIGINT, publishing its counters
+ * for status --format=openmetrics (lib/followstats.h).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "follower.h"
+#include "followstats.h"
 #include "mmapwatch.h"
 #include "pc.h"
 
 #define RING_PAGES	64	/* per CPU: 256 KiB, ~2000 records between two reads */
 #define DRAIN_MS	100	/* the rings read: a later copy followed within */
 #define REFRESH_MS	1000	/* probes and sites re-read: a new probe followed within */
+#define PUBLISH_MS	1000	/* the counters' file rewritten at most this often */
 
 static volatile sig_atomic_t stop;
 
@@ -41,6 +46,59 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* The counters as last published in RUNDIR/follower.stats, for status --format=openmetrics. */
+struct publish {
+	char path[PATH_MAX];
+	struct pc_followstats last;	/* as written */
+	double at;			/* when last tried */
+	bool warned;
+};
+
+static bool same_counts(const struct pc_followstats *a, const struct pc_followstats *b)
+{
+	const struct pc_follower_stats *x = &a->st, *y = &b->st;
+
+	return x->mappings == y->mappings && x->queued == y->queued && x->sweeps == y->sweeps &&
+	       x->full == y->full && x->added == y->added && x->refused == y->refused &&
+	       x->last_ms == y->last_ms && a->lost == b->lost;
+}
+
+/*
+ * Write the counters when they changed and PUBLISH_MS passed since the
+ * last try (every mapping changes them: a busy host would have them
+ * written at every drain), or at once when @force. A failure is said once:
+ * the follower's work goes on without its counters.
+ */
+static void publish(struct publish *p, const struct pc_follower *f, uint64_t lost, bool force)
+{
+	struct pc_followstats s = p->last;
+	int ret;
+
+	s.st = *pc_follower_stats(f);
+	s.lost = lost;
+	if (!force && (now_ms() < p->at + PUBLISH_MS || same_counts(&s, &p->last)))
+		return;
+	p->at = now_ms();
+	ret = p->path[0] ? pc_followstats_write(p->path, &s) : -ENAMETOOLONG;
+	if (!ret) {
+		p->last = s;
+		return;
+	}
+	if (!p->warned)
+		pc_warn("follow: %s: %s; its counters are not published (said once)",
+			p->path[0] ? p->path : pc_run_dir(), strerror(-ret));
+	p->warned = true;
+}
+
+static void publish_init(struct publish *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (pc_followstats_path(p->path, sizeof(p->path)))
+		p->path[0] = '\0';
+	p->last.pid = getpid();
+	p->last.start = time(NULL);
+}
+
 static int follow_help(void)
 {
 	printf("usage: %s follow [-q] [--once]\n\n"
@@ -51,9 +109,11 @@ static int follow_help(void)
 	       "PERF_RECORD_MMAP2 watch); an inode not seen before has its build-id read\n"
 	       "once, and a copy carrying a defined probe's build-id is handed to the\n"
 	       "module (\"site GROUP:EVENT PATH\"), which verifies it before arming it.\n"
-	       "Each copy followed is printed; SIGTERM or SIGINT ends it, printing counts.\n\n"
+	       "Each copy followed is printed; SIGTERM or SIGINT ends it, printing counts.\n"
+	       "Its counters are written to $PROBECACHE_RUN/follower.stats (default\n"
+	       "/run/probecache) at most once a second, for status --format=openmetrics.\n\n"
 	       "  -q, --quiet  print only problems and the counts at the end\n"
-	       "      --once   sweep every process once and exit (no watch)\n"
+	       "      --once   sweep every process once and exit (no watch, no counters file)\n"
 	       "  -h, --help   this help\n\n"
 	       "Needs CAP_PERFMON or CAP_SYS_ADMIN (the watch), CAP_SYS_ADMIN (map_files).\n",
 	       pc_prog);
@@ -105,7 +165,8 @@ static int watch_set(struct pc_mmapwatch *w, struct pollfd **pfd, bool want)
 }
 
 /* Until a signal: watch, sweep what the mappings queued, refresh each second. */
-static int loop(struct pc_mmapwatch *w, struct pc_follower *f, uint64_t *lost)
+static int loop(struct pc_mmapwatch *w, struct pc_follower *f, uint64_t *lost,
+		struct publish *pub)
 {
 	double next = now_ms() + REFRESH_MS;
 	struct pollfd *pfd = NULL;
@@ -132,6 +193,7 @@ static int loop(struct pc_mmapwatch *w, struct pc_follower *f, uint64_t *lost)
 		}
 		if (ret >= 0)
 			ret = pc_follower_run(f, all);
+		publish(pub, f, *lost, false);
 	}
 	free(pfd);
 	return ret < 0 ? ret : 0;
@@ -142,15 +204,20 @@ static int run(bool once)
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct pc_mmapwatch w = { 0 };
 	struct pc_follower *f = pc_follower_new(pc_quiet);
+	struct publish pub;
 	uint64_t lost = 0;
 	int ret = f ? pc_follower_refresh(f) : -ENOMEM;
 
+	/* --once publishes nothing: it would overwrite a running daemon's counters */
 	if (ret >= 0 && once)
 		ret = pc_follower_run(f, true);
 	else if (ret >= 0) {
 		sigaction(SIGTERM, &sa, NULL);
 		sigaction(SIGINT, &sa, NULL);
-		ret = loop(&w, f, &lost);
+		publish_init(&pub);
+		publish(&pub, f, lost, true);
+		ret = loop(&w, f, &lost, &pub);
+		publish(&pub, f, lost, true);
 		print_counts(f, lost);
 	}
 	pc_mmapwatch_close(&w);

@@ -4,7 +4,9 @@
  * the files each is armed in (/proc/probecache_sites) and the kernel's own
  * hit counts (tracefs uprobe_profile) as metrics in the Prometheus text
  * format (lib/openmetrics.h), for node_exporter's textfile collector
- * (probecache-metrics.timer writes them there) or any other reader of it.
+ * (probecache-metrics.timer writes them there) or any other reader of it;
+ * and the counters `follow`, a daemon of its own, publishes in
+ * RUNDIR/follower.stats (lib/followstats.h).
  *
  * Labels are what stays the same on every host that runs the same binaries:
  * event (GROUP:EVENT), build_id, path, and a site's kind, never a pid, an
@@ -14,12 +16,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "armed.h"
+#include "followstats.h"
 #include "kevent.h"
 #include "kload.h"
 #include "ksites.h"
@@ -36,6 +40,8 @@ struct om {
 	struct pc_kprobes k;
 	struct pc_ksites ks;
 	struct pc_uprofile up;
+	int follower;		/* 0: @fs read; -ENOENT: no file; else not usable (warned) */
+	struct pc_followstats fs;
 };
 
 /* ---- samples that may share their labels: summed ---- */
@@ -458,6 +464,101 @@ static int uprobe_metrics(const struct om *m)
 	return ret;
 }
 
+/* ---- the follower's counters (follower.stats) ---- */
+
+/* One counter of the follower's file. */
+struct follower_counter {
+	const char *name, *help;
+	size_t off;	/* of a uint64_t in struct pc_followstats */
+};
+
+#define FS_OFF(field)	offsetof(struct pc_followstats, field)
+
+static const struct follower_counter follower_counters[] = {
+	{ "probecache_follower_mappings_total",
+	  "Executable mappings the follower was told of (the kernel's PERF_RECORD_MMAP2), "
+	  "since it started.", FS_OFF(st.mappings) },
+	{ "probecache_follower_queued_total",
+	  "Mappings that queued their process for a sweep: an inode not read before, or "
+	  "one of a probe's build-id not yet handed to the module.", FS_OFF(st.queued) },
+	{ "probecache_follower_sweeps_total",
+	  "Sweeps of processes' maps the follower made, those of every process included.",
+	  FS_OFF(st.sweeps) },
+	{ "probecache_follower_full_sweeps_total",
+	  "Sweeps of every process: at the start, on a new probe, after lost records.",
+	  FS_OFF(st.full) },
+	{ "probecache_follower_sites_added_total",
+	  "Copies of a probe's binary the follower handed the module and it took (sites).",
+	  FS_OFF(st.added) },
+	{ "probecache_follower_sites_refused_total",
+	  "Copies the module refused (each in the follower's log).", FS_OFF(st.refused) },
+	{ "probecache_follower_records_lost_total",
+	  "Mapping records the kernel dropped from the follower's watch (its rings full); "
+	  "each made a sweep of every process.", FS_OFF(lost) },
+};
+
+static void follower_gauges(const struct om *m)
+{
+	bool ok = !m->follower;
+
+	pc_om_family(m->f, "probecache_follower_up", "gauge",
+		     "Whether probecache-resolve follow runs: 1 if the process that wrote "
+		     "follower.stats lives and is a follower, 0 if not or no follower wrote it.");
+	if (ok || m->follower == -ENOENT)
+		pc_om_sample(m->f, "probecache_follower_up", NULL, 0,
+			     ok && pc_followstats_running(m->fs.pid));
+	pc_om_family(m->f, "probecache_follower_start_time_seconds", "gauge",
+		     "When the follower that wrote follower.stats started, in Unix time.");
+	if (ok)
+		pc_om_sample(m->f, "probecache_follower_start_time_seconds", NULL, 0, m->fs.start);
+	pc_om_family(m->f, "probecache_follower_last_sweep_seconds", "gauge",
+		     "How long the follower's last sweep took, handing its copies to the module "
+		     "included.");
+	if (ok)
+		pc_om_sample_double(m->f, "probecache_follower_last_sweep_seconds", NULL, 0,
+				    m->fs.st.last_ms / 1000);
+}
+
+/*
+ * The follower's counters as it last published them: a stale file (its
+ * follower gone) still gives them, with up 0; no file gives up 0 alone; a
+ * file not understood gives no sample at all.
+ */
+static void follower_metrics(const struct om *m)
+{
+	const struct follower_counter *c;
+
+	follower_gauges(m);
+	for (size_t i = 0; i < sizeof(follower_counters) / sizeof(follower_counters[0]); i++) {
+		c = &follower_counters[i];
+		pc_om_family(m->f, c->name, "counter", c->help);
+		if (!m->follower)
+			pc_om_sample(m->f, c->name, NULL, 0,
+				     *(const uint64_t *)((const char *)&m->fs + c->off));
+	}
+}
+
+/* The follower's file; one that cannot be used is said (where, why) and left out. */
+static void follower_read(struct om *m)
+{
+	char path[PATH_MAX], why[256];
+	size_t line = 0;
+
+	m->follower = pc_followstats_path(path, sizeof(path));
+	if (m->follower) {
+		pc_warn("status: %s/%s: %s; the follower's counters left out", pc_run_dir(),
+			PC_FOLLOWSTATS_FILE, strerror(-m->follower));
+		return;
+	}
+	m->follower = pc_followstats_read(path, &m->fs, &line, why, sizeof(why));
+	if (!m->follower || m->follower == -ENOENT)
+		return;		/* no file: no follower ever published (up 0) */
+	if (line)
+		pc_warn("status: %s:%zu: %s; the follower's counters left out", path, line, why);
+	else
+		pc_warn("status: %s: %s; the follower's counters left out", path, why);
+}
+
 /* ---- the whole output ---- */
 
 static int om_print(struct om *m)
@@ -470,6 +571,7 @@ static int om_print(struct om *m)
 	ret = site_metrics(m);
 	if (!ret)
 		ret = uprobe_metrics(m);
+	follower_metrics(m);
 	fputs("# EOF\n", m->f);
 	return ret;
 }
@@ -483,6 +585,7 @@ static int om_read(struct om *m)
 {
 	int ret;
 
+	follower_read(m);	/* it may run while the module is not loaded */
 	m->loaded = pc_module_loaded();
 	if (!m->loaded)
 		return 0;

@@ -310,7 +310,7 @@ static void on_done(const char *group, const char *event, unsigned int what, voi
 
 static void state_path(char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/preloaded", env_dir("PROBECACHE_RUN", "/run/probecache"));
+	snprintf(buf, len, "%s/preloaded", pc_run_dir());
 }
 
 /* Names from an earlier preload (a restart adds to them). Missing file: none. */
@@ -334,7 +334,7 @@ static int state_read(struct pc_strset *a)
 
 static int state_write(const struct pc_strset *a)
 {
-	const char *dir = env_dir("PROBECACHE_RUN", "/run/probecache");
+	const char *dir = pc_run_dir();
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	FILE *f;
 
@@ -390,7 +390,7 @@ static int preload(const struct conf *c)
 	if (!ret && names.n)
 		ret = state_write(&names);
 	if (ret)
-		pc_err("preload: %s/preloaded: %s", env_dir("PROBECACHE_RUN", "/run/probecache"),
+		pc_err("preload: %s/preloaded: %s", pc_run_dir(),
 		       pc_file_strerror(ret));
 	pc_strset_free(&names);
 	/* the summary line the unit's log always had; define-only entries said apart */

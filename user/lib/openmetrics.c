@@ -68,8 +68,8 @@ void pc_om_value(FILE *f, const char *v)
 	}
 }
 
-void pc_om_sample(FILE *f, const char *name, const char *const *labels, size_t nlabels,
-		  uint64_t value)
+/* A sample's name and labels, up to the blank before its value. */
+static void series(FILE *f, const char *name, const char *const *labels, size_t nlabels)
 {
 	fputs(name, f);
 	for (size_t i = 0; i < nlabels; i++) {
@@ -77,5 +77,19 @@ void pc_om_sample(FILE *f, const char *name, const char *const *labels, size_t n
 		pc_om_value(f, labels[2 * i + 1]);
 		fputc('"', f);
 	}
-	fprintf(f, "%s %" PRIu64 "\n", nlabels ? "}" : "", value);
+	fprintf(f, "%s ", nlabels ? "}" : "");
+}
+
+void pc_om_sample(FILE *f, const char *name, const char *const *labels, size_t nlabels,
+		  uint64_t value)
+{
+	series(f, name, labels, nlabels);
+	fprintf(f, "%" PRIu64 "\n", value);
+}
+
+void pc_om_sample_double(FILE *f, const char *name, const char *const *labels, size_t nlabels,
+			 double value)
+{
+	series(f, name, labels, nlabels);
+	fprintf(f, "%.9g\n", value);
 }

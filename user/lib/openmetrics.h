@@ -21,6 +21,9 @@ void pc_om_family(FILE *f, const char *name, const char *type, const char *help)
  */
 void pc_om_sample(FILE *f, const char *name, const char *const *labels, size_t nlabels,
 		  uint64_t value);
+/* The same with a finite @value that need not be whole (seconds), as "%.9g" prints it. */
+void pc_om_sample_double(FILE *f, const char *name, const char *const *labels, size_t nlabels,
+			 double value);
 
 /*
  * @v as the text of a label value: backslash, double quote and newline

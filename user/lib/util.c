@@ -118,6 +118,13 @@ const char *pc_proc_dir(void)
 	return d && *d ? d : "/proc";
 }
 
+const char *pc_run_dir(void)
+{
+	const char *d = getenv("PROBECACHE_RUN");
+
+	return d && *d ? d : "/run/probecache";
+}
+
 const char *pc_tracefs_dir(void)
 {
 	const char *e = getenv("PROBECACHE_TRACEFS");
