@@ -706,14 +706,66 @@ static int parse_site(struct pc_cur *c, struct pc_command *cmd)
 	return 0;
 }
 
+/* A NUM that fits a u32, of the field @field, from *@pos up to @end. */
+static int parse_u32(struct pc_cur *c, size_t *pos, size_t end, const char *field, u32 *val)
+{
+	size_t start = *pos;
+	u64 v;
+	int ret;
+
+	ret = parse_num(c, pos, end, field, &v);
+	if (ret)
+		return ret;
+	if (v > 0xffffffffULL)
+		return fail(c, start, field, "value overflows u32", -EINVAL);
+	*val = (u32)v;
+	return 0;
+}
+
+/* unsite GROUP:EVENT MAJ:MIN INO (as the sites listing prints them) */
+static int parse_unsite(struct pc_cur *c, struct pc_command *cmd)
+{
+	size_t s, e, pos;
+	u64 ino;
+	int ret;
+
+	ret = parse_del(c, cmd);
+	if (ret)
+		return ret;
+	if (!next_token(c, &s, &e))
+		return fail(c, c->len, "dev", "missing MAJ:MIN", -EINVAL);
+	pos = s;
+	ret = parse_u32(c, &pos, e, "dev", &cmd->dev_major);
+	if (ret)
+		return ret;
+	if (pos == e || c->s[pos] != ':')
+		return fail(c, pos, "dev", "expected ':' after the major number", -EINVAL);
+	pos++;
+	ret = parse_u32(c, &pos, e, "dev", &cmd->dev_minor);
+	if (ret)
+		return ret;
+	if (pos != e)
+		return fail(c, pos, "dev", "trailing characters", -EINVAL);
+	if (!next_token(c, &s, &e))
+		return fail(c, c->len, "ino", "missing inode number", -EINVAL);
+	pos = s;
+	ret = parse_num(c, &pos, e, "ino", &ino);
+	if (ret)
+		return ret;
+	if (pos != e)
+		return fail(c, pos, "ino", "trailing characters", -EINVAL);
+	cmd->ino = ino;
+	return 0;
+}
+
 static int parse_verb(struct pc_cur *c, size_t start, size_t end, enum pc_cmd *cmd)
 {
 	static const char *const verbs[] = {
-		"add", "del", "clear", "count", "nocount", "site",
+		"add", "del", "clear", "count", "nocount", "site", "unsite",
 	};
 	static const enum pc_cmd ids[] = {
 		PC_CMD_ADD, PC_CMD_DEL, PC_CMD_CLEAR, PC_CMD_COUNT, PC_CMD_NOCOUNT,
-		PC_CMD_SITE,
+		PC_CMD_SITE, PC_CMD_UNSITE,
 	};
 	size_t n = 0;
 	unsigned int i;
@@ -742,6 +794,7 @@ static int parse_verb(struct pc_cur *c, size_t start, size_t end, enum pc_cmd *c
  *   nocount GROUP:EVENT
  *   clear
  *   site GROUP:EVENT PATH
+ *   unsite GROUP:EVENT MAJ:MIN INO
  *
  *   GROUP, EVENT  [A-Za-z_][A-Za-z0-9_]*, 1..PROBECACHE_NAME_MAX bytes
  *   BUILD-ID      2..2*PROBECACHE_BUILD_ID_MAX hex digits, even count
@@ -760,6 +813,8 @@ static int parse_verb(struct pc_cur *c, size_t start, size_t end, enum pc_cmd *c
  *   REG           a register name of the parse's machine (x86-64: ax..r15 ip;
  *                 aarch64: x0..x30 sp pc)
  *   NUM           decimal or 0x hex; IMM may also be negative
+ *   MAJ, MIN      NUM < 2^32: the device of a site's inode, as listed
+ *   INO           NUM: its inode number
  *   TYPE          u8..u64 s8..s64 x8..x64 string (string needs a load)
  *
  * On error, @err->column is the 1-based byte index of the first byte that
@@ -791,6 +846,8 @@ int pc_parse_command_mach(const char *line, size_t len, enum pc_mach mach,
 		ret = parse_record(&c, max_args, &cmd->rec);
 	else if (cmd->cmd == PC_CMD_SITE)
 		ret = parse_site(&c, cmd);
+	else if (cmd->cmd == PC_CMD_UNSITE)
+		ret = parse_unsite(&c, cmd);
 	else if (cmd->cmd != PC_CMD_CLEAR)
 		ret = parse_del(&c, cmd);
 	if (ret)

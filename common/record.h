@@ -105,14 +105,16 @@ struct pc_parse_error {
  */
 enum pc_cmd {
 	PC_CMD_ADD, PC_CMD_DEL, PC_CMD_CLEAR, PC_CMD_COUNT, PC_CMD_NOCOUNT,
-	PC_CMD_SITE,
+	PC_CMD_SITE, PC_CMD_UNSITE,
 };
 
 struct pc_command {
 	enum pc_cmd cmd;
 	struct pc_record rec;		/* PC_CMD_ADD; SITE: path only */
-	char group[PROBECACHE_NAME_MAX + 1];	/* DEL, COUNT, NOCOUNT, SITE */
+	char group[PROBECACHE_NAME_MAX + 1];	/* DEL, COUNT, NOCOUNT, SITE, UNSITE */
 	char event[PROBECACHE_NAME_MAX + 1];
+	u32 dev_major, dev_minor;	/* UNSITE: the site's inode */
+	u64 ino;
 };
 
 /*

@@ -64,6 +64,10 @@ static int pc_apply_line(const char *line, size_t len, struct pc_command *cmd,
 		ret = pc_site_add(cmd->group, cmd->event, cmd->rec.path,
 				  cmd->rec.path_len, err);
 		break;
+	case PC_CMD_UNSITE:
+		ret = pc_site_del(cmd->group, cmd->event, cmd->dev_major,
+				  cmd->dev_minor, cmd->ino, err);
+		break;
 	case PC_CMD_COUNT:
 	case PC_CMD_NOCOUNT:
 		ret = pc_probe_count(cmd->group, cmd->event,

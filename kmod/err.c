@@ -91,6 +91,8 @@ static int pc_field_token(const struct pc_command *cmd, const char *field)
 		return 1;
 	if (cmd->cmd == PC_CMD_SITE)
 		return strcmp(field, "path") ? -1 : 2;
+	if (cmd->cmd == PC_CMD_UNSITE)
+		return !strcmp(field, "dev") ? 2 : !strcmp(field, "ino") ? 3 : -1;
 	if (!strcmp(field, "build-id"))
 		return 2;
 	if (!strcmp(field, "path") || !strcmp(field, "offset") ||

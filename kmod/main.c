@@ -21,6 +21,14 @@ unsigned int pc_max_line = PROBECACHE_LINE_MAX - 1;
 module_param_named(max_line, pc_max_line, uint, 0444);
 MODULE_PARM_DESC(max_line, "Longest control line in bytes without its newline, < PAGE_SIZE (default 4095)");
 
+unsigned int pc_max_sites_per_owner = 16;
+module_param_named(max_sites_per_owner, pc_max_sites_per_owner, uint, 0644);
+MODULE_PARM_DESC(max_sites_per_owner, "Most sites of one probe in files of one owner other than root (default 16)");
+
+bool pc_follow_remote;
+module_param_named(follow_remote, pc_follow_remote, bool, 0644);
+MODULE_PARM_DESC(follow_remote, "Accept sites on FUSE and network filesystems, whose server can stall their reads (default: no)");
+
 bool pc_public_probes;
 module_param_named(public_probes, pc_public_probes, bool, 0444);
 MODULE_PARM_DESC(public_probes, "Let every user read /proc/probecache_probes (default: root only)");

@@ -22,6 +22,8 @@ extern unsigned int pc_max_probes;
 extern unsigned int pc_max_args;
 extern unsigned int pc_max_line;
 extern bool pc_public_probes;
+extern unsigned int pc_max_sites_per_owner;
+extern bool pc_follow_remote;
 
 /*
  * Guards the probe table (hash, list, count). Never held across file I/O
@@ -186,8 +188,9 @@ static inline void pc_inode_allow_write(struct inode *inode)
 }
 
 /* verify.c */
+#define PC_VERIFY_SITE	(1u << 0)	/* another site of a probe: a copy */
 int pc_verify(const struct pc_record *rec, const char *pathname,
-	      struct pc_verified *v, struct pc_err *err);
+	      unsigned int flags, struct pc_verified *v, struct pc_err *err);
 void pc_claim_init(struct pc_claim *claim, const u8 *build_id, u8 build_id_len,
 		   u64 offset, u64 ref_ctr_offset, const char *group);
 void pc_facts_free(struct pc_facts *facts);
@@ -218,6 +221,8 @@ void pc_arm_init_probe(struct pc_probe *p);
 int pc_count_set(struct pc_probe *p, bool on, struct pc_err *err);
 void pc_disarm_nosync(struct pc_probe *p);
 void pc_site_disarm_nosync(struct pc_site *s);
+int pc_site_del(const char *group, const char *event, u32 major, u32 minor,
+		u64 ino, struct pc_err *err);
 int pc_site_arm(struct pc_site *s, struct pc_err *err);
 
 /* EVENT: the end of p->name. */

@@ -230,7 +230,7 @@ static int pc_probe_verify(struct pc_probe *p, const struct pc_record *rec,
 	struct pc_verified v;
 	int ret;
 
-	ret = pc_verify(rec, p->site.pathname, &v, err);
+	ret = pc_verify(rec, p->site.pathname, 0, &v, err);
 	if (ret)
 		return ret;
 	p->site.path = v.path;

@@ -49,7 +49,7 @@ static struct pc_site *pc_site_new(struct pc_probe *p, const char *pathname,
 	s->pathname = kmemdup_nul(pathname, len, GFP_KERNEL);
 	if (!s->hits || !s->pathname)
 		goto err_free;
-	ret = pc_verify(rec, s->pathname, &v, err);
+	ret = pc_verify(rec, s->pathname, PC_VERIFY_SITE, &v, err);
 	if (ret)
 		goto err_free;
 	/* As for the probe's own file: writes stay denied while it is a site. */
@@ -66,6 +66,30 @@ err_free:
 	if (s)
 		pc_site_free(s);
 	return ERR_PTR(ret);
+}
+
+/*
+ * Whoever runs a copy hands it to the follower: files of one owner other
+ * than root take at most max_sites_per_owner of a probe's PC_MAX_SITES, so
+ * one user's copies leave room for root's and every other owner's.
+ */
+static int pc_site_check_owner(struct pc_probe *p, struct pc_site *new,
+			       struct pc_err *err)
+{
+	kuid_t uid = new->inode->i_uid;
+	unsigned int n = 0, max = READ_ONCE(pc_max_sites_per_owner);
+	struct pc_site *s;
+
+	if (uid_eq(uid, GLOBAL_ROOT_UID))
+		return 0;
+	list_for_each_entry(s, &p->sites, node)
+		n += s != &p->site && uid_eq(s->inode->i_uid, uid);
+	if (n < max)
+		return 0;
+	return pc_err_set(err, -EDQUOT, "path",
+			  "%s: %s has %u sites in files of uid %u, the most one owner may have (max_sites_per_owner)",
+			  new->pathname, p->name, n,
+			  from_kuid(&init_user_ns, uid));
 }
 
 /* Under p->lock: may @s join @p? */
@@ -87,7 +111,7 @@ static int pc_site_check_new(struct pc_probe *p, struct pc_site *new,
 		return pc_err_set(err, -ENOSPC, "path",
 				  "%s has %u sites, the most a probe may have",
 				  p->name, PC_MAX_SITES);
-	return 0;
+	return pc_site_check_owner(p, new, err);
 }
 
 /*
@@ -129,6 +153,69 @@ int pc_site_add(const char *group, const char *event, const char *pathname,
 	return ret;
 }
 
+/* Under p->lock: unlink @s (not p->site), disarmed; the caller syncs, frees. */
+static void pc_site_unlink(struct pc_probe *p, struct pc_site *s)
+{
+	lockdep_assert_held(&p->lock);
+	pc_site_disarm_nosync(s);
+	spin_lock(&p->sites_lock);
+	list_del(&s->node);
+	atomic64_add(pc_site_hits(s), &p->pruned_hits);
+	spin_unlock(&p->sites_lock);
+	WRITE_ONCE(p->nr_sites, p->nr_sites - 1);
+}
+
+/* Under p->lock: @p's site on the inode @dev:@ino, or NULL. */
+static struct pc_site *pc_site_find(struct pc_probe *p, dev_t dev, u64 ino)
+{
+	struct pc_site *s;
+
+	lockdep_assert_held(&p->lock);
+	list_for_each_entry(s, &p->sites, node)
+		if (s->inode->i_sb->s_dev == dev && s->inode->i_ino == ino)
+			return s;
+	return NULL;
+}
+
+/*
+ * unsite GROUP:EVENT MAJ:MIN INO: drop another site of @p that no process
+ * maps, whatever names it: writes to it are allowed again. The kernel's
+ * event on the copy (GROUP/EVENT_copyN) must be gone first: it keeps the
+ * file and would arm it unprotected. Mapped: EBUSY (it runs; keep it).
+ */
+int pc_site_del(const char *group, const char *event, u32 major, u32 minor,
+		u64 ino, struct pc_err *err)
+{
+	struct pc_probe *p = pc_probe_lookup(group, event, err);
+	struct pc_site *s;
+	int ret = 0;
+
+	if (!p)
+		return -ENOENT;
+	mutex_lock(&p->lock);
+	s = pc_site_find(p, MKDEV(major, minor), ino);
+	if (!s)
+		ret = pc_err_set(err, -ENOENT, "dev", "%s has no site %u:%u %llu",
+				 p->name, major, minor, ino);
+	else if (s == &p->site)
+		ret = pc_err_set(err, -EINVAL, "dev",
+				 "%u:%u %llu is %s's own file: del deletes the probe",
+				 major, minor, ino, p->name);
+	else if (mapping_mapped(s->inode->i_mapping))
+		ret = pc_err_set(err, -EBUSY, "dev",
+				 "%s (%u:%u %llu) is mapped by a process: it stays a site",
+				 s->pathname, major, minor, ino);
+	else
+		pc_site_unlink(p, s);
+	mutex_unlock(&p->lock);
+	if (!ret) {
+		pc_uprobe_unregister_sync();
+		pc_site_free(s);
+	}
+	pc_probe_put(p);
+	return ret;
+}
+
 /*
  * Another site no process maps any more and whose inode has no name left:
  * nothing can open it for writing again, so the denial may go while the
@@ -156,12 +243,8 @@ static bool pc_prune_probe(struct pc_probe *p, struct list_head *dead)
 	list_for_each_entry_safe(s, tmp, &p->sites, node) {
 		if (!pc_site_dead(s))
 			continue;
-		pc_site_disarm_nosync(s);
-		spin_lock(&p->sites_lock);
-		list_move(&s->node, dead);
-		atomic64_add(pc_site_hits(s), &p->pruned_hits);
-		spin_unlock(&p->sites_lock);
-		WRITE_ONCE(p->nr_sites, p->nr_sites - 1);
+		pc_site_unlink(p, s);
+		list_add(&s->node, dead);
 	}
 	more = p->nr_sites > 1;
 	mutex_unlock(&p->lock);

@@ -93,6 +93,45 @@ static int pc_read_at(struct file *f, void *buf, size_t len, u64 pos,
  * (tracefs, debugfs) can neither be probed nor be read without blocking.
  * path_noexec() itself is not exported to modules.
  */
+/*
+ * Filesystems whose reads wait for a server, which may never answer: FUSE
+ * (a user's own mount included) and network filesystems.
+ */
+static bool pc_fs_remote(const struct super_block *sb)
+{
+	switch (sb->s_magic) {
+	case 0x65735546:	/* FUSE_SUPER_MAGIC */
+	case NFS_SUPER_MAGIC:
+	case 0xff534d42:	/* CIFS_SUPER_MAGIC */
+	case 0xfe534d42:	/* SMB2_SUPER_MAGIC */
+	case 0x00c36400:	/* CEPH_SUPER_MAGIC */
+	case V9FS_MAGIC:
+	case AFS_FS_MAGIC:
+	case AFS_SUPER_MAGIC:
+	case CODA_SUPER_MAGIC:
+		return true;
+	}
+	return false;
+}
+
+/*
+ * A copy anyone may run (a site) is read only where no server can stall
+ * the read, unless follow_remote says otherwise: the writer (the
+ * follower) waits for it. Checked on the O_PATH handle, before any read.
+ */
+static int pc_check_remote(const struct path *path, const char *pathname,
+			   struct pc_err *err)
+{
+	const struct super_block *sb = path->mnt->mnt_sb;
+	const struct super_block *real = d_real_inode(path->dentry)->i_sb;
+
+	if (READ_ONCE(pc_follow_remote) || (!pc_fs_remote(sb) && !pc_fs_remote(real)))
+		return 0;
+	return pc_err_set(err, -EREMOTE, "path",
+			  "%s is on %s, whose server can stall reads: not a site unless follow_remote=1",
+			  pathname, pc_fs_remote(sb) ? sb->s_type->name : real->s_type->name);
+}
+
 static int pc_check_fs(const struct path *path, const char *pathname,
 		       struct pc_err *err)
 {
@@ -113,8 +152,8 @@ static int pc_check_fs(const struct path *path, const char *pathname,
 }
 
 /* Open @pathname once, without ever opening a device or FIFO. */
-static int pc_open(const char *pathname, struct pc_verified *v,
-		   struct file **filp, struct pc_err *err)
+static int pc_open(const char *pathname, unsigned int flags,
+		   struct pc_verified *v, struct file **filp, struct pc_err *err)
 {
 	struct file *opath, *f;
 	umode_t mode;
@@ -134,6 +173,8 @@ static int pc_open(const char *pathname, struct pc_verified *v,
 		goto err_opath;
 	}
 	ret = pc_check_fs(&opath->f_path, pathname, err);
+	if (!ret && (flags & PC_VERIFY_SITE))
+		ret = pc_check_remote(&opath->f_path, pathname, err);
 	if (ret)
 		goto err_opath;
 	f = dentry_open(&opath->f_path, O_RDONLY | O_LARGEFILE, current_cred());
@@ -680,7 +721,7 @@ static int pc_check_file(struct file *f, const struct pc_claim *claim,
  * and the file's facts.
  */
 int pc_verify(const struct pc_record *rec, const char *pathname,
-	      struct pc_verified *v, struct pc_err *err)
+	      unsigned int flags, struct pc_verified *v, struct pc_err *err)
 {
 	struct pc_claim claim;
 	struct file *f;
@@ -692,7 +733,7 @@ int pc_verify(const struct pc_record *rec, const char *pathname,
 	claim.nargs = rec->nargs;
 
 	memset(v, 0, sizeof(*v));
-	ret = pc_open(pathname, v, &f, err);
+	ret = pc_open(pathname, flags, v, &f, err);
 	if (ret)
 		return ret;
 	/* Exec does not deny writes there: its HSM fills it by writing. */

@@ -239,6 +239,36 @@ static void test_records(void)
 	l = "site g /a";
 	ret = parse(l, strlen(l), 16);
 	TAP_OK(ret == -EINVAL && !strcmp(s(err.field), "group"), "site: GROUP without :EVENT");
+
+	l = "unsite g:e 259:3 18446744073709551615";
+	ret = parse(l, strlen(l), 16);
+	TAP_OK(!ret && cmd.cmd == PC_CMD_UNSITE && !strcmp(cmd.group, "g") &&
+	       !strcmp(cmd.event, "e") && cmd.dev_major == 259 && cmd.dev_minor == 3 &&
+	       cmd.ino == ~0ULL, "unsite GROUP:EVENT MAJ:MIN INO (u64 max inode)");
+	l = "unsite g:e 4294967296:0 1";
+	ret = parse(l, strlen(l), 16);
+	TAP_OK(ret == -EINVAL && !strcmp(s(err.field), "dev") && err.column == 12,
+	       "unsite: major past u32 at col %u", err.column);
+	l = "unsite g:e 8 1";
+	ret = parse(l, strlen(l), 16);
+	TAP_OK(ret == -EINVAL && !strcmp(s(err.field), "dev") && err.column == 13,
+	       "unsite: MAJ without :MIN, col %u", err.column);
+	l = "unsite g:e 8:1x 1";
+	ret = parse(l, strlen(l), 16);
+	TAP_OK(ret == -EINVAL && !strcmp(s(err.field), "dev") && err.column == 15,
+	       "unsite: junk after MIN at col %u", err.column);
+	l = "unsite g:e 8:1";
+	ret = parse(l, strlen(l), 16);
+	TAP_OK(ret == -EINVAL && !strcmp(s(err.field), "ino") && err.column == 15,
+	       "unsite without an inode: col %u", err.column);
+	l = "unsite g:e 8:1 12a";
+	ret = parse(l, strlen(l), 16);
+	TAP_OK(ret == -EINVAL && !strcmp(s(err.field), "ino") && err.column == 18,
+	       "unsite: junk in INO at col %u", err.column);
+	l = "unsite g:e 8:1 12 x";
+	ret = parse(l, strlen(l), 16);
+	TAP_OK(ret == -EINVAL && !strcmp(s(err.field), "command") && err.column == 19,
+	       "unsite: trailing characters at col %u", err.column);
 }
 
 /* Names, paths and lists at their exact limits, one byte either side. */

@@ -157,6 +157,17 @@ pc_hits() {
 
 # pc_disk FS: succeeds if /init mounted the virtio disk with FS (ext4, xfs) on /mnt/FS;
 # else prints why.
+# pc_fuse DIR FILE STALL: a FUSE mount on DIR serving FILE as DIR/c1, whose reads wait
+# while the file STALL exists (tests/fixtures/pc_fusefs.c); fails where the kernel has
+# no FUSE. Unmount DIR to end its server.
+pc_fuse() {
+	grep -qw fuse /proc/filesystems || return 1
+	[ -e /dev/fuse ] || mknod /dev/fuse c 10 229 || return 1
+	mkdir -p "$1"
+	"${PCF:-/pc/fixtures}/pc_fusefs" "$1" "$2" "$3" > /tmp/pc_fuse.out 2>&1 &
+	wait_for 10 grep -q '^mounted$' /tmp/pc_fuse.out
+}
+
 pc_disk() {
 	grep -q " /mnt/$1 $1 " /proc/mounts && return 0
 	echo "/mnt/$1 is not an $1 mount: $(cat /run/pc-disks.err 2> /dev/null)"
