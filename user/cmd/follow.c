@@ -115,7 +115,8 @@ static int follow_help(void)
 	       "  -q, --quiet  print only problems and the counts at the end\n"
 	       "      --once   sweep every process once and exit (no watch, no counters file)\n"
 	       "  -h, --help   this help\n\n"
-	       "Needs CAP_PERFMON or CAP_SYS_ADMIN (the watch), CAP_SYS_ADMIN (map_files).\n",
+	       "Needs CAP_PERFMON (the watch, the module's control), CAP_SYS_PTRACE (every\n"
+	       "process's maps) and CAP_CHECKPOINT_RESTORE or CAP_SYS_ADMIN (map_files).\n",
 	       pc_prog);
 	return 0;
 }
