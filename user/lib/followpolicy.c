@@ -131,7 +131,8 @@ int pc_follow_policy_read(struct pc_follow_policy *p, const char *file)
 	}
 	free(buf);
 	p->all = !p->n;		/* "all", or no owners line */
-	qsort(p->uids, p->n, sizeof(*p->uids), cmp_uid);
+	if (p->n)
+		qsort(p->uids, p->n, sizeof(*p->uids), cmp_uid);
 	if (ret)
 		pc_follow_policy_free(p);
 	return ret;
@@ -146,5 +147,5 @@ void pc_follow_policy_free(struct pc_follow_policy *p)
 
 bool pc_follow_policy_allows(const struct pc_follow_policy *p, uid_t uid)
 {
-	return p->all || bsearch(&uid, p->uids, p->n, sizeof(uid), cmp_uid);
+	return p->all || (p->n && bsearch(&uid, p->uids, p->n, sizeof(uid), cmp_uid));
 }

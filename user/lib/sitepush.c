@@ -130,8 +130,11 @@ static int push_one(int fd, const char *name, const struct pc_site *st, bool qui
 	int cfd = open(site_name(st), O_RDONLY | O_CLOEXEC);
 	int ret = send_site(fd, name, site_name(st), why, sizeof(why));
 
-	if (!ret || ret == -EEXIST)
-		res->evented += !copy_event(name, site_name(st), cfd, ret == -EEXIST) && ret;
+	/* A new site gets its event; one the module had, its event if it lost it. */
+	if (!ret)
+		copy_event(name, site_name(st), cfd, false);
+	else if (ret == -EEXIST && !copy_event(name, site_name(st), cfd, true))
+		res->evented++;
 	if (cfd >= 0)
 		close(cfd);
 	if (res->outcome && ret != -EBADF && ret != -EPERM)

@@ -113,15 +113,16 @@ int pc_sites_release(bool quiet, struct pc_release_result *res)
 {
 	struct pc_ksites ks = { 0 };
 	struct pc_kprobes k = { 0 };
-	int fd, ret, lock = pc_kevent_lock();
+	int fd = -1, ret, lock = pc_kevent_lock();
 
+	/* Read again under the lock: another definer may have released or added meanwhile. */
 	ret = lock < 0 ? lock : pc_ksites_read(&ks);
-	if (!ret && pc_sites_idle(&ks))
+	if (!ret && pc_sites_idle(&ks)) {
 		ret = pc_kprobes_read(&k);
-	fd = !ret && pc_sites_idle(&ks) ? open_control() : -1;
-	if (!ret && fd < 0 && pc_sites_idle(&ks))
-		ret = fd;
-	for (size_t i = 0; !ret && i < ks.n; i++)
+		fd = ret ? -1 : open_control();
+		ret = fd < 0 && !ret ? fd : ret;
+	}
+	for (size_t i = 0; !ret && fd >= 0 && i < ks.n; i++)
 		if (idle(&ks.s[i]))
 			release_one(fd, &ks.s[i], &k, quiet, res);
 	if (fd >= 0)
