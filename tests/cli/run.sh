@@ -1605,6 +1605,34 @@ check "  and says so (new)" grep -qx "sdt_libstdcxx:throw: copy $T/again.so.6 ha
 check_eq "  no site line for it: the module has it" "" "$(grep "control site .* $T/again.so.6" "$F/ops")"
 kill $ap; wait $ap 2> /dev/null
 
+# An upgrade renames a new copy over the old one: two sites under one name, whose events
+# uprobe_events cannot tell apart. The old one released: the new one keeps an event.
+mapcopy up.so.6; op1=$cp
+fk follow --once -q > /dev/null 2>&1
+oldino=$(stat -c %i "$T/up.so.6")
+cp "$real" "$T/up.tmp" && mv "$T/up.tmp" "$T/up.so.6"
+LD_PRELOAD="$T/up.so.6" sleep 60 &
+op2=$!
+until grep -q "$T/up.so.6" /proc/$op2/maps 2> /dev/null; do sleep 0.05; done
+fk follow --once -q > /dev/null 2>&1
+check_eq "a copy renamed over another: both sites, one event each, one name" "2 2" \
+	"$(grep -c "^sdt_libstdcxx:throw site=[1-9].* path=$T/up.so.6\$" "$F/proc/probecache_sites") $(grep -c " $T/up.so.6:0x" "$F/tracefs/uprobe_events")"
+# The follower running (its start swept every process): no sweep after the release
+# would give the new copy its event back.
+PROBECACHE_SYSFS="$F/sys" LD_PRELOAD="$T/fakemod.so" "$PC_BIN" follow -q > "$T/follow4.out" 2> "$T/follow4.err" &
+fp=$!
+within 10 grep -q '^follow: watching' "$T/follow4.out"
+kill $op1; wait $op1 2> /dev/null
+sed -i "s#^\(sdt_libstdcxx:throw site=[1-9][0-9]* .*\) mapped=1 \(.* ino=$oldino path=$T/up.so.6\)\$#\1 mapped=0 \2#" \
+	"$F/proc/probecache_sites"
+check "  the old one's processes exited: the follower releases its site" \
+	within 5 sh -c "! grep -q 'ino=$oldino path=$T/up.so.6\$' '$F/proc/probecache_sites'"
+sleep 0.5
+check_eq "  the new one stays, with its event (removed with the old one's, defined again) (new)" \
+	"yes 1" "$(siteof "$T/up.so.6") $(grep -c " $T/up.so.6:0x" "$F/tracefs/uprobe_events")"
+kill -TERM $fp; wait $fp
+kill $op2; wait $op2 2> /dev/null
+
 # Refusals: one for the moment is tried again after its backoff, a proof never.
 PROBECACHE_SYSFS="$F/sys" LD_PRELOAD="$T/fakemod.so" "$PC_BIN" follow > "$T/follow3.out" 2> "$T/follow3.err" &
 fp=$!
@@ -1612,10 +1640,10 @@ within 10 grep -q '^follow: watching' "$T/follow3.out"
 echo "EIO 1" > "$F/sys/fail_site.eio.so.6"
 echo "ESTALE" > "$F/sys/fail_site.stale.so.6"
 echo "EREMOTE" > "$F/sys/fail_site.remote.so.6"
+t0=$(date +%s%N)	# before its mapping: the refusal comes after, the retry 1 s later still
 mapcopy eio.so.6; ep=$cp
 mapcopy stale.so.6; sp2=$cp
 mapcopy remote.so.6; rp=$cp
-t0=$(date +%s%N)
 check "follow: a copy refused with EIO is handed again and becomes a site (new)" \
 	within 8 grep -q "^control site sdt_libstdcxx:throw $T/eio.so.6\$" "$F/ops"
 el=$((($(date +%s%N) - t0) / 1000000))

@@ -41,9 +41,10 @@ static int send_unsite(int fd, const struct pc_ksite *s, char *why, size_t whyle
 }
 
 /*
- * The site was mapped again between the listing and the unsite: its copy
- * event, removed just before, is defined again on the inode the module
- * keeps, opened by the site's name. 0, or -errno (warned).
+ * The site was mapped again between the listing and the unsite (or shares
+ * its name with the site released): its copy event, removed just before, is
+ * defined again on the inode the module keeps, opened by the site's name.
+ * 0, or -errno (warned).
  */
 static int event_again(const struct pc_ksite *s, const struct pc_kprobes *k)
 {
@@ -65,20 +66,41 @@ static int event_again(const struct pc_ksite *s, const struct pc_kprobes *k)
 	return ret;
 }
 
+/*
+ * The other sites of @s's probe listed under the same name: an inode renamed
+ * over keeps the name its site was given, so after an upgrade the old copy
+ * and the new one share it, and uprobe_events cannot tell their events
+ * apart. Removing @s's took theirs too: each gets its event back.
+ */
+static void namesakes_back(const struct pc_ksites *ks, const struct pc_ksite *s,
+			   const struct pc_kprobes *k, struct pc_release_result *res)
+{
+	const struct pc_ksite *o;
+
+	for (size_t i = 0; i < ks->n; i++) {
+		o = &ks->s[i];
+		if (o == s || !o->site || strcmp(o->name, s->name) || strcmp(o->path, s->path) ||
+		    pc_kevent_site_has_event(o->name, o->path, makedev(o->dev_major, o->dev_minor),
+					     o->ino))
+			continue;
+		res->lost += event_again(o, k) != 0;
+	}
+}
+
 /* One idle site: its events, then the module's; the lock held. */
-static void release_one(int fd, const struct pc_ksite *s, const struct pc_kprobes *k, bool quiet,
-			struct pc_release_result *res)
+static void release_one(int fd, const struct pc_ksites *ks, const struct pc_ksite *s,
+			const struct pc_kprobes *k, bool quiet, struct pc_release_result *res)
 {
 	dev_t dev = makedev(s->dev_major, s->dev_minor);
 	char why[512] = "";
 	int ret = pc_kevent_remove_site(s->name, s->path, dev, s->ino, why, sizeof(why));
 
-	if (ret == -EBUSY) {
-		res->kept++;	/* a tracer uses its event: the site stays, tried next time */
-		return;
-	}
 	if (ret) {
-		pc_warn("%s: copy %s not released: its event: %s", s->name, s->path, why);
+		if (ret == -EBUSY)	/* a tracer uses its event: the site stays, tried next time */
+			res->kept++;
+		else
+			pc_warn("%s: copy %s not released: its event: %s", s->name, s->path, why);
+		namesakes_back(ks, s, k, res);
 		return;
 	}
 	ret = send_unsite(fd, s, why, sizeof(why));
@@ -93,6 +115,7 @@ static void release_one(int fd, const struct pc_ksite *s, const struct pc_kprobe
 		pc_warn("%s: unsite %s: %s", s->name, s->path, why);
 		res->lost += event_again(s, k) != 0;
 	}
+	namesakes_back(ks, s, k, res);
 }
 
 static int open_control(void)
@@ -124,7 +147,7 @@ int pc_sites_release(bool quiet, struct pc_release_result *res)
 	}
 	for (size_t i = 0; !ret && fd >= 0 && i < ks.n; i++)
 		if (idle(&ks.s[i]))
-			release_one(fd, &ks.s[i], &k, quiet, res);
+			release_one(fd, &ks, &ks.s[i], &k, quiet, res);
 	if (fd >= 0)
 		close(fd);
 	pc_kevent_unlock(lock);
