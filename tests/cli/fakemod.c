@@ -11,7 +11,18 @@
  * the module has no trace events of its own). add defines GROUP:EVENT
  * (state defined) with site 0 on the inode stat() finds at the record's
  * path; site GROUP:EVENT PATH adds a site (EEXIST for an inode the probe
- * has); count/nocount arm and disarm the hit counter (idempotent; state
+ * has, ENOSPC past 64 sites a probe, EDQUOT when the file's owner, not root,
+ * owns $PROBECACHE_SYSFS/max_sites_per_owner (default 16) of the probe's
+ * other sites already; $PROBECACHE_SYSFS/fail_site.BASENAME holding
+ * "ERRNO-NAME [N]" refuses a site of that base name with that errno, N
+ * times (decremented) or always: EREMOTE for a FUSE copy, EIO, ESTALE...).
+ * Sites are listed with mapped= and uid= (the file's owner): mapped=1
+ * when added, kept as the listing says (a test sets mapped=0 there: the
+ * copy's processes exited). unsite GROUP:EVENT MAJ:MIN INO drops a site:
+ * ENOENT no such probe or site, EINVAL site 0, EBUSY while listed mapped=1
+ * or when $PROBECACHE_SYSFS/mapped_on_unsite.GROUP:EVENT exists (removed,
+ * the site then listed mapped=1: a process mapped it meanwhile).
+ * count/nocount arm and disarm the hit counter (idempotent; state
  * armed only while counting); del and clear delete definitions and never
  * refuse (the module's del does not look at the kernel's events). count
  * fails with ESTALE when $PROBECACHE_SYSFS/stale_on_count.GROUP:EVENT
@@ -36,6 +47,10 @@
  * itself reads as the kernel's does: one line an event, in the order
  * defined, as trace_uprobe.c prints it (the offset as 0x%016lx).
  *
+ * With $PROBECACHE_SYSFS/lock_log present, each unsite line and each
+ * "-:" line is appended there followed by "locked" or "unlocked": whether
+ * the writer held the events lock (flock on uprobe_events) meanwhile.
+ *
  * With $PROBECACHE_FAKEMOD_LOG set, every line written to either file is
  * also appended there in the order applied, as "control LINE" or
  * "uprobe_events LINE", followed by " -> ERRNO-NAME" when refused: what was
@@ -51,6 +66,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -68,8 +84,11 @@ struct fsite {
 	char name[256], path[PATH_MAX];
 	unsigned long hits, ino;
 	unsigned int maj, min;
-	int error, unlinked;
+	int error, unlinked, mapped;
+	long uid;
 };
+
+#define SITES_PER_PROBE	64
 
 static ssize_t (*real_write)(int, const void *, size_t);
 static struct fprobe tab[MAX_PROBES];
@@ -102,15 +121,18 @@ static const char *tracefs(void)
 
 static const char *errname(int err)
 {
-	switch (err) {
-	case EBUSY: return "EBUSY";
-	case ENOENT: return "ENOENT";
-	case EEXIST: return "EEXIST";
-	case EINVAL: return "EINVAL";
-	case ESTALE: return "ESTALE";
-	case ENOSPC: return "ENOSPC";
-	default: return "E?";
-	}
+	const char *n = strerrorname_np(err);
+
+	return n ? n : "E?";
+}
+
+/* "EIO" to EIO; 0 for a name no errno has */
+static int errnum(const char *name)
+{
+	for (int e = 1; e < 4096; e++)
+		if (strerrorname_np(e) && !strcmp(strerrorname_np(e), name))
+			return e;
+	return 0;
 }
 
 /* $PROBECACHE_FAKEMOD_LOG: "FILE LINE[ -> ERRNO]", in the order applied */
@@ -123,6 +145,30 @@ static void journal(const char *file, const char *line, int err)
 		return;
 	fprintf(f, "%s %s%s%s\n", file, line, err ? " -> " : "", err ? errname(err) : "");
 	fclose(f);
+}
+
+static const char *listing_path(void);
+
+/* $PROBECACHE_SYSFS/lock_log: "LINE locked|unlocked", the events lock held by someone or not */
+static void lock_log(const char *line)
+{
+	char p[PATH_MAX];
+	bool held;
+	FILE *f;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/lock_log", root() ? root() : "/nonexistent");
+	if (access(p, F_OK))
+		return;
+	fd = open(listing_path(), O_RDONLY | O_CLOEXEC);
+	held = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK;
+	if (fd >= 0)
+		close(fd);	/* drops the lock it took if nobody held it */
+	f = fopen(p, "a");
+	if (f) {
+		fprintf(f, "%s %s\n", line, held ? "locked" : "unlocked");
+		fclose(f);
+	}
 }
 
 /* ---- the module: probes and sites ---- */
@@ -156,18 +202,29 @@ static struct fprobe *find(const char *name)
 	return NULL;
 }
 
+/* A sites line, mapped= and uid= optional (a test's own lines, as old modules') */
 static bool parse_site(const char *line, struct fsite *s)
 {
 	char state[16];
+	const char *p;
 	unsigned int n;
-	int at = -1;
+	int at = -1, rest = -1;
 
 	memset(s, 0, sizeof(*s));
-	sscanf(line, "%255s site=%u state=%15s hits=%lu error=%d unlinked=%d dev=%u:%u ino=%lu path=%n",
-	       s->name, &n, state, &s->hits, &s->error, &s->unlinked, &s->maj, &s->min, &s->ino, &at);
-	if (at < 0 || line[at] != '/')
+	s->mapped = 1;
+	s->uid = -1;
+	sscanf(line, "%255s site=%u state=%15s hits=%lu error=%d unlinked=%d %n",
+	       s->name, &n, state, &s->hits, &s->error, &s->unlinked, &rest);
+	if (rest < 0)
 		return false;
-	snprintf(s->path, sizeof(s->path), "%s", line + at);
+	p = line + rest;
+	if (sscanf(p, "mapped=%d uid=%ld %n", &s->mapped, &s->uid, &at) == 2 && at > 0)
+		p += at;
+	at = -1;
+	sscanf(p, "dev=%u:%u ino=%lu path=%n", &s->maj, &s->min, &s->ino, &at);
+	if (at < 0 || p[at] != '/')
+		return false;
+	snprintf(s->path, sizeof(s->path), "%s", p + at);
 	return true;
 }
 
@@ -219,10 +276,10 @@ static void save(void)
 
 			if (strcmp(s->name, tab[i].name))
 				continue;
-			fprintf(f, "%s site=%u state=%s hits=%lu error=%d unlinked=%d dev=%u:%u "
-				"ino=%lu path=%s\n", s->name, n, n ? (tab[i].counting ? "armed" :
-				"defined") : tab[i].state, s->hits, s->error, s->unlinked, s->maj,
-				s->min, s->ino, s->path);
+			fprintf(f, "%s site=%u state=%s hits=%lu error=%d unlinked=%d mapped=%d "
+				"uid=%ld dev=%u:%u ino=%lu path=%s\n", s->name, n, n ? (tab[i].counting ?
+				"armed" : "defined") : tab[i].state, s->hits, s->error, s->unlinked,
+				s->mapped, s->uid, s->maj, s->min, s->ino, s->path);
 			n++;
 		}
 	}
@@ -240,11 +297,47 @@ static void drop_sites(const char *name)
 	nsites = m;
 }
 
+/* The number in $PROBECACHE_SYSFS/@file, else @def */
+static long sys_long(const char *file, long def)
+{
+	char p[PATH_MAX], buf[32];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", root(), file);
+	f = fopen(p, "r");
+	if (!f)
+		return def;
+	if (fgets(buf, sizeof(buf), f))
+		def = strtol(buf, NULL, 10);
+	fclose(f);
+	return def;
+}
+
+/* The module's bounds: 64 sites a probe, max_sites_per_owner of its other sites for a uid but 0 */
+static int room(const char *name, const char *path, uid_t uid, char *why, size_t len)
+{
+	long max = sys_long("max_sites_per_owner", 16), n = 0, owned = 0;
+
+	for (int i = 0; i < nsites; i++)
+		if (!strcmp(sites[i].name, name)) {
+			owned += n && sites[i].uid == (long)uid;	/* site 0 aside */
+			n++;
+		}
+	if (n >= SITES_PER_PROBE)
+		return snprintf(why, len, "path: %s: %s has %d sites", path, name,
+				SITES_PER_PROBE), -ENOSPC;
+	if (uid && owned >= max)
+		return snprintf(why, len, "path: %s: uid %u owns %ld of %s's sites "
+				"(max_sites_per_owner)", path, uid, owned, name), -EDQUOT;
+	return 0;
+}
+
 /* A new site of @name at @path, on the inode stat() finds there. */
 static int add_site(const char *name, const char *path, char *why, size_t len)
 {
 	struct fsite *s = &sites[nsites];
 	struct stat st;
+	int ret;
 
 	if (stat(path, &st))
 		return snprintf(why, len, "path: %s: %s", path, strerror(errno)), -errno;
@@ -255,12 +348,17 @@ static int add_site(const char *name, const char *path, char *why, size_t len)
 					name, sites[i].path), -EEXIST;
 	if (nsites == MAX_SITES)
 		return snprintf(why, len, "fakemod: more than %d sites", MAX_SITES), -ENOSPC;
+	ret = room(name, path, st.st_uid, why, len);
+	if (ret)
+		return ret;
 	memset(s, 0, sizeof(*s));
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	snprintf(s->path, sizeof(s->path), "%s", path);
 	s->maj = major(st.st_dev);
 	s->min = minor(st.st_dev);
 	s->ino = st.st_ino;
+	s->uid = st.st_uid;
+	s->mapped = 1;
 	nsites++;
 	return 0;
 }
@@ -402,17 +500,90 @@ static int do_clear(char *why, size_t len)
 	return 0;
 }
 
+/*
+ * $PROBECACHE_SYSFS/fail_site.BASENAME: "ERRNO-NAME [N]", the site refused with
+ * that errno, N more times (the count rewritten) or, without N, always.
+ */
+static int fail_marker(const char *path, char *why, size_t len)
+{
+	char p[PATH_MAX], name[64] = "";
+	const char *base = strrchr(path, '/') + 1;
+	long times = -1;
+	FILE *f;
+	int err;
+
+	snprintf(p, sizeof(p), "%s/fail_site.%s", root(), base);
+	f = fopen(p, "r");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%63s %ld", name, &times) < 1)
+		name[0] = '\0';
+	fclose(f);
+	err = errnum(name);
+	if (!err || !times)
+		return 0;
+	if (times > 0 && (f = fopen(p, "w"))) {
+		fprintf(f, "%s %ld\n", name, times - 1);
+		fclose(f);
+	}
+	return snprintf(why, len, "path: %s: fakemod: %s (fail_site.%s)", path, name, base), -err;
+}
+
 /* site GROUP:EVENT PATH */
 static int do_site(char *arg, char *why, size_t len)
 {
 	char *sp = strchr(arg, ' ');
+	int ret;
 
 	if (!sp || sp[1] != '/')
 		return snprintf(why, len, "col 1: path: path must be absolute"), -EINVAL;
 	*sp = '\0';
 	if (!find(arg))
 		return snprintf(why, len, "%s: no such probe", arg), -ENOENT;
-	return add_site(arg, sp + 1, why, len);
+	ret = fail_marker(sp + 1, why, len);
+	return ret ? ret : add_site(arg, sp + 1, why, len);
+}
+
+/* $PROBECACHE_SYSFS/mapped_on_unsite.NAME: exists? (removed if so) */
+static bool mapped_marker(const char *name)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/mapped_on_unsite.%s", root(), name);
+	return unlink(p) == 0;
+}
+
+/* unsite GROUP:EVENT MAJ:MIN INO */
+static int do_unsite(char *arg, char *why, size_t len)
+{
+	char name[256];
+	unsigned int maj, min, n = 0;
+	unsigned long ino;
+
+	if (sscanf(arg, "%255s %u:%u %lu", name, &maj, &min, &ino) != 4)
+		return snprintf(why, len, "col 8: site: want GROUP:EVENT MAJ:MIN INO"), -EINVAL;
+	if (!find(name))
+		return snprintf(why, len, "%s: no such probe", name), -ENOENT;
+	for (int i = 0; i < nsites; i++) {
+		struct fsite *s = &sites[i];
+
+		if (strcmp(s->name, name))
+			continue;
+		if (s->maj != maj || s->min != min || s->ino != ino) {
+			n++;
+			continue;
+		}
+		if (!n)
+			return snprintf(why, len, "site: %u:%u %lu is %s's own file", maj, min, ino,
+					name), -EINVAL;
+		if (mapped_marker(name))
+			s->mapped = 1;
+		if (s->mapped)
+			return snprintf(why, len, "site: %s: a process maps it", s->path), -EBUSY;
+		memmove(s, s + 1, (char *)&sites[--nsites] - (char *)s);
+		return 0;
+	}
+	return snprintf(why, len, "site: %s has no site %u:%u %lu", name, maj, min, ino), -ENOENT;
 }
 
 static int apply(char *line, char *why, size_t len)
@@ -429,6 +600,10 @@ static int apply(char *line, char *why, size_t len)
 		return do_clear(why, len);
 	if (!strncmp(line, "site ", 5))
 		return do_site(line + 5, why, len);
+	if (!strncmp(line, "unsite ", 7)) {
+		lock_log(line);
+		return do_unsite(line + 7, why, len);
+	}
 	snprintf(why, len, "col 1: command: unknown");
 	return -EINVAL;
 }
@@ -654,8 +829,10 @@ static int uprobe_line(const char *line, const char **why)
 	*why = "";
 	if ((line[0] == 'p' || line[0] == 'r') && line[1] == ':')
 		return uprobe_define(line, why);
-	if (line[0] == '-' && line[1] == ':')
+	if (line[0] == '-' && line[1] == ':') {
+		lock_log(line);
 		return uprobe_remove(line, why);
+	}
 	return *why = "fakemod: a command the suite's CLI does not write", -EINVAL;
 }
 

@@ -49,6 +49,7 @@ export PROBECACHE_TRACEFS=$T/tracefs	# never the host's
 export PROBECACHE_PROC=$T/proc	# the module's listing: never the host's
 export PROBECACHE_SDT_DIR=$T/no-sdt	# no provider files but the ones a check gives
 export PROBECACHE_RUN=$T/run	# run-time state (follow's counters): never the host's /run
+export PROBECACHE_ETC=$T/etc	# configuration (follow.conf): never the host's /etc
 LIBSTDCXX=/usr/lib/x86_64-linux-gnu/libstdc++.so.6
 
 # arm, define and scan sweep every process for copies of the probed files: where
@@ -1525,6 +1526,188 @@ kill -TERM $fp; wait $fp; r=$?
 check_eq "  exit 0 at SIGTERM, the failure said once" \
 	"0 probecache-resolve: warning: follow: $T/notadir/run/follower.stats: Not a directory; its counters are not published (said once)" \
 	"$r $(cat "$T/follow2.err")"
+fk disarm -q 'sdt_libstdcxx:throw'
+
+# ---- follow: a site lives while a process maps it; retries; whose copies (issue 42) ----
+# The module lists mapped=0|1 and uid= per site and takes "unsite GROUP:EVENT MAJ:MIN
+# INO" (the kernel side: tests/vm); here fakemod plays it, a test setting mapped=0 in
+# the listing as the module would once the copy's processes exited. Before issue 42 no
+# site was ever released by the CLI, a refusal for the moment was never tried again and
+# every owner's copies were handed: the checks marked (new) failed then.
+fk define -q 'sdt_libstdcxx:throw'
+# mapcopy NAME: a copy of libstdc++ at $T/NAME that a sleep maps; its pid in $cp
+mapcopy() {
+	cp "$real" "$T/$1"
+	LD_PRELOAD="$T/$1" sleep 60 &
+	cp=$!
+	until grep -q "$T/$1" /proc/$cp/maps 2> /dev/null; do sleep 0.05; done
+}
+# unmap PATH: the module lists the site at PATH as mapped by no process
+unmap() {
+	sed -i "s#^\(sdt_libstdcxx:throw site=[1-9][0-9]* .*\) mapped=1 \(.* path=$1\)\$#\1 mapped=0 \2#" \
+		"$F/proc/probecache_sites"
+}
+# siteof PATH: is the inode at PATH a site of the probe?
+siteof() {
+	grep -q "^sdt_libstdcxx:throw site=[1-9].* dev=$(stat -c '%Hd:%Ld ino=%i' "$1") " \
+		"$F/proc/probecache_sites" && echo yes || echo no
+}
+ino_of() { stat -c '%Hd:%Ld %i' "$1"; }
+mapcopy idle.so.6
+ip=$cp
+fk follow --once -q > /dev/null 2>&1
+iev=$(copy_event "$T/idle.so.6")
+check_eq "follow --once: the copy a process maps is a site, with its event, uid= listed" \
+	"yes yes uid=0" "$(siteof "$T/idle.so.6") $(ev "sdt_libstdcxx:$iev") $(grep -o "uid=[0-9]* dev=$(stat -c '%Hd:%Ld ino=%i' "$T/idle.so.6") " "$F/proc/probecache_sites" | cut -d' ' -f1)"
+kill $ip; wait $ip 2> /dev/null
+unmap "$T/idle.so.6"
+busy "sdt_libstdcxx:$iev"
+: > "$F/ops"
+check_eq "a site no process maps whose copy event a tracer uses: exit 0 (new)" 0 "$(fkrc follow --once -q)"
+check_eq "  the event's removal refused, no unsite sent: the site and event stay (new)" \
+	"uprobe_events -:sdt_libstdcxx/$iev -> EBUSY| yes yes" \
+	"$(grep -E "unsite|/$iev" "$F/ops" | paste -sd'|')| $(siteof "$T/idle.so.6") $(ev "sdt_libstdcxx:$iev")"
+idle "sdt_libstdcxx:$iev"
+: > "$F/ops"; : > "$F/sys/lock_log"
+check_eq "once the tracer is gone: exit 0 (new)" 0 "$(fkrc follow --once)"
+check_eq "  its copy event removed first, then unsite written (new)" \
+	"uprobe_events -:sdt_libstdcxx/$iev|control unsite sdt_libstdcxx:throw $(ino_of "$T/idle.so.6")" \
+	"$(grep -E "unsite|/$iev" "$F/ops" | paste -sd'|')"
+check_eq "  both under the events lock (new)" \
+	"-:sdt_libstdcxx/$iev locked|unsite sdt_libstdcxx:throw $(ino_of "$T/idle.so.6") locked" \
+	"$(paste -sd'|' "$F/sys/lock_log")"
+rm "$F/sys/lock_log"
+check_eq "  the site and its event are gone (new)" "no no" "$(siteof "$T/idle.so.6") $(ev "sdt_libstdcxx:$iev")"
+check "  and it says so (new)" grep -qx "released sdt_libstdcxx:throw from $T/idle.so.6 (no process maps it)" "$T/fk.out"
+
+mapcopy again.so.6
+ap=$cp
+fk follow --once -q > /dev/null 2>&1
+aev=$(copy_event "$T/again.so.6")
+unmap "$T/again.so.6"
+: > "$F/sys/mapped_on_unsite.sdt_libstdcxx:throw"
+: > "$F/ops"
+check_eq "a site listed idle but mapped again before the unsite: exit 0 (new)" 0 "$(fkrc follow --once -q)"
+check_eq "  event removed, unsite refused (EBUSY), the copy's event defined again (new)" \
+	"uprobe_events -:|control unsite -> EBUSY|uprobe_events p:" \
+	"$(grep -E "unsite|$T/again.so.6:|/$aev\$" "$F/ops" | sed -E 's/^(uprobe_events ..).*/\1/; s/^(control unsite).* -> /\1 -> /' | paste -sd'|')"
+check_eq "  the site stays, with an event on it (new)" "yes yes" \
+	"$(siteof "$T/again.so.6") $([ -n "$(copy_event "$T/again.so.6")" ] && echo yes || echo no)"
+
+# A site whose event went (removed behind our back, or its definition failed)
+aev=$(copy_event "$T/again.so.6")
+rm -rf "$(evdir "sdt_libstdcxx:$aev")"
+sed -i "\#/$aev #d" "$F/tracefs/uprobe_events"
+: > "$F/ops"
+check_eq "a site the module has whose copy event is gone: follow --once exit 0" 0 "$(fkrc follow --once)"
+check "  defines its event again (new)" test -n "$(copy_event "$T/again.so.6")"
+check "  and says so (new)" grep -qx "sdt_libstdcxx:throw: copy $T/again.so.6 had no event: defined again" "$T/fk.out"
+check_eq "  no site line for it: the module has it" "" "$(grep "control site .* $T/again.so.6" "$F/ops")"
+kill $ap; wait $ap 2> /dev/null
+
+# An upgrade renames a new copy over the old one: two sites under one name, whose events
+# uprobe_events cannot tell apart. The old one released: the new one keeps an event.
+mapcopy up.so.6; op1=$cp
+fk follow --once -q > /dev/null 2>&1
+oldino=$(stat -c %i "$T/up.so.6")
+cp "$real" "$T/up.tmp" && mv "$T/up.tmp" "$T/up.so.6"
+LD_PRELOAD="$T/up.so.6" sleep 60 &
+op2=$!
+until grep -q "$T/up.so.6" /proc/$op2/maps 2> /dev/null; do sleep 0.05; done
+fk follow --once -q > /dev/null 2>&1
+check_eq "a copy renamed over another: both sites, one event each, one name" "2 2" \
+	"$(grep -c "^sdt_libstdcxx:throw site=[1-9].* path=$T/up.so.6\$" "$F/proc/probecache_sites") $(grep -c " $T/up.so.6:0x" "$F/tracefs/uprobe_events")"
+# The follower running (its start swept every process): no sweep after the release
+# would give the new copy its event back.
+PROBECACHE_SYSFS="$F/sys" LD_PRELOAD="$T/fakemod.so" "$PC_BIN" follow -q > "$T/follow4.out" 2> "$T/follow4.err" &
+fp=$!
+within 10 grep -q '^follow: watching' "$T/follow4.out"
+kill $op1; wait $op1 2> /dev/null
+sed -i "s#^\(sdt_libstdcxx:throw site=[1-9][0-9]* .*\) mapped=1 \(.* ino=$oldino path=$T/up.so.6\)\$#\1 mapped=0 \2#" \
+	"$F/proc/probecache_sites"
+check "  the old one's processes exited: the follower releases its site" \
+	within 5 sh -c "! grep -q 'ino=$oldino path=$T/up.so.6\$' '$F/proc/probecache_sites'"
+sleep 0.5
+check_eq "  the new one stays, with its event (removed with the old one's, defined again) (new)" \
+	"yes 1" "$(siteof "$T/up.so.6") $(grep -c " $T/up.so.6:0x" "$F/tracefs/uprobe_events")"
+kill -TERM $fp; wait $fp
+kill $op2; wait $op2 2> /dev/null
+
+# Refusals: one for the moment is tried again after its backoff, a proof never.
+PROBECACHE_SYSFS="$F/sys" LD_PRELOAD="$T/fakemod.so" "$PC_BIN" follow > "$T/follow3.out" 2> "$T/follow3.err" &
+fp=$!
+within 10 grep -q '^follow: watching' "$T/follow3.out"
+echo "EIO 1" > "$F/sys/fail_site.eio.so.6"
+echo "ESTALE" > "$F/sys/fail_site.stale.so.6"
+echo "EREMOTE" > "$F/sys/fail_site.remote.so.6"
+t0=$(date +%s%N)	# before its mapping: the refusal comes after, the retry 1 s later still
+mapcopy eio.so.6; ep=$cp
+mapcopy stale.so.6; sp2=$cp
+mapcopy remote.so.6; rp=$cp
+check "follow: a copy refused with EIO is handed again and becomes a site (new)" \
+	within 8 grep -q "^control site sdt_libstdcxx:throw $T/eio.so.6\$" "$F/ops"
+el=$((($(date +%s%N) - t0) / 1000000))
+check_eq "  refused once, accepted at the retry (after ${el} ms)" \
+	"control site sdt_libstdcxx:throw $T/eio.so.6 -> EIO|control site sdt_libstdcxx:throw $T/eio.so.6" \
+	"$(grep "^control site .* $T/eio.so.6" "$F/ops" | paste -sd'|')"
+check "  after its backoff (1 s or more)" test "$el" -ge 900
+check "  its event too (new)" evented "$T/eio.so.6"
+sleep 3	# past the 1 s and 2 s backoffs
+check_eq "  ESTALE (a proof): refused once, never handed again" 1 \
+	"$(grep -c "^control site .* $T/stale.so.6 -> ESTALE" "$F/ops")"
+check_eq "  EREMOTE (a filesystem whose server can stall): the same" 1 \
+	"$(grep -c "^control site .* $T/remote.so.6 -> EREMOTE" "$F/ops")"
+check "  each refusal said, with the module's reason" \
+	grep -q "warning: sdt_libstdcxx:throw: site $T/stale.so.6 (pid $sp2): .*ESTALE" "$T/follow3.err"
+kill -TERM $fp; wait $fp
+kill $ep $sp2 $rp; wait $ep $sp2 $rp 2> /dev/null
+rm -f "$F"/sys/fail_site.*
+
+# Whose copies: $PROBECACHE_ETC/follow.conf
+mkdir -p "$T/fetc"
+mapcopy mine.so.6; mp=$cp
+mapcopy theirs.so.6; tp=$cp
+chown 4242 "$T/theirs.so.6"
+printf '# root only\nowners root\n' > "$T/fetc/follow.conf"
+: > "$F/ops"
+check_eq "follow.conf 'owners root': exit 0" 0 "$(PROBECACHE_ETC=$T/fetc fkrc follow --once -q)"
+check_eq "  root's copy handed, uid 4242's not (new)" "yes no" \
+	"$(siteof "$T/mine.so.6") $(grep -q "control site .* $T/theirs.so.6" "$F/ops" && echo yes || echo no)"
+printf 'owners 4242  # a uid\n' > "$T/fetc/follow.conf"
+check_eq "follow.conf 'owners 4242': uid 4242's copy handed" "0 yes" \
+	"$(PROBECACHE_ETC=$T/fetc fkrc follow --once -q) $(siteof "$T/theirs.so.6")"
+printf 'owners all\n\nowners root nosuchuser42\n' > "$T/fetc/follow.conf"
+check_eq "a follow.conf naming no user: follow refuses to start, exit 1 (new)" "1 " \
+	"$(PROBECACHE_ETC=$T/fetc PROBECACHE_SYSFS="$F/sys" LD_PRELOAD="$T/fakemod.so" timeout 10 "$PC_BIN" follow > "$T/fk.out" 2> "$T/fk.err"; echo $?) $(cat "$T/fk.out")"
+check_eq "  naming file:line, the owner and why (new)" \
+	"probecache-resolve: follow: $T/fetc/follow.conf:3: owner 'nosuchuser42': no such user (getpwnam)|probecache-resolve: follow: not started: $T/fetc/follow.conf must be fixed first" \
+	"$(paste -sd'|' "$T/fk.err")"
+printf 'owner root\n' > "$T/fetc/follow.conf"
+check_eq "  an unknown setting: the same (new)" \
+	"1 probecache-resolve: follow: $T/fetc/follow.conf:1: 'owner root': unknown setting; want 'owners all' or 'owners USER|UID...'" \
+	"$(PROBECACHE_ETC=$T/fetc fkrc follow --once) $(head -n 1 "$T/fk.err")"
+printf 'owners all 0\n' > "$T/fetc/follow.conf"
+check_eq "  'all' with owners: the same (new)" \
+	"1 probecache-resolve: follow: $T/fetc/follow.conf:1: 'all' with owners listed: 'all' stands alone" \
+	"$(PROBECACHE_ETC=$T/fetc fkrc follow --once) $(head -n 1 "$T/fk.err")"
+
+# The per-owner bound: uid 4242 may hold 1 site (max_sites_per_owner); its second copy
+# waits (EDQUOT) until the first one's processes exit and its site goes.
+kill $mp; wait $mp 2> /dev/null
+mapcopy theirs2.so.6; t2=$cp
+chown 4242 "$T/theirs2.so.6"
+echo 1 > "$F/sys/max_sites_per_owner"
+: > "$F/ops"
+check_eq "a second copy of an owner at max_sites_per_owner: exit 0, refused EDQUOT" \
+	"0 control site sdt_libstdcxx:throw $T/theirs2.so.6 -> EDQUOT" \
+	"$(fkrc follow --once -q) $(grep "^control site .* $T/theirs2.so.6" "$F/ops")"
+kill $tp; wait $tp 2> /dev/null
+unmap "$T/theirs.so.6"
+: > "$F/ops"
+check_eq "  once the first copy's processes exited: its site goes, the second is handed (new)" \
+	"0 no yes" "$(fkrc follow --once -q) $(siteof "$T/theirs.so.6") $(siteof "$T/theirs2.so.6")"
+kill $t2; wait $t2 2> /dev/null
+rm -f "$F/sys/max_sites_per_owner"
 fk disarm -q 'sdt_libstdcxx:throw'
 
 # ---- del / clear / gc of probes defined in the kernel (as perf probe -d) ----

@@ -110,6 +110,12 @@ static int follow_help(void)
 	       "once, and a copy carrying a defined probe's build-id is handed to the\n"
 	       "module (\"site GROUP:EVENT PATH\"), which verifies it before arming it.\n"
 	       "Each copy followed is printed; SIGTERM or SIGINT ends it, printing counts.\n"
+	       "A copy's site goes once no process maps it (its event first), so that\n"
+	       "nobody's exited copies hold a probe's sites; a copy refused for the moment\n"
+	       "(EIO, EINTR, ETXTBSY, EACCES, ...) is tried again after 1, 2, 4 ... 60 s,\n"
+	       "one refused for a proof (ESTALE, ENOEXEC, ERANGE, EREMOTE, ...) is not.\n"
+	       "$PROBECACHE_ETC/follow.conf (default /etc/probecache) says whose copies\n"
+	       "are followed: 'owners all' (the default) or 'owners USER|UID...'.\n"
 	       "Its counters are written to $PROBECACHE_RUN/follower.stats (default\n"
 	       "/run/probecache) at most once a second, for status --format=openmetrics.\n\n"
 	       "  -q, --quiet  print only problems and the counts at the end\n"
@@ -200,14 +206,33 @@ static int loop(struct pc_mmapwatch *w, struct pc_follower *f, uint64_t *lost,
 	return ret < 0 ? ret : 0;
 }
 
+/* The policy of $PROBECACHE_ETC/follow.conf: a bad line is no usage error (exit 1). */
+static int policy_load(struct pc_follow_policy *p)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	pc_follow_policy_path(path, sizeof(path));
+	ret = pc_follow_policy_read(p, path);
+	if (ret)
+		pc_err("follow: not started: %s must be fixed first", path);
+	return ret == -EINVAL ? -EBADMSG : ret;
+}
+
 static int run(bool once)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct pc_mmapwatch w = { 0 };
-	struct pc_follower *f = pc_follower_new(pc_quiet);
+	struct pc_follow_policy policy;
+	struct pc_follower *f;
 	struct publish pub;
 	uint64_t lost = 0;
-	int ret = f ? pc_follower_refresh(f) : -ENOMEM;
+	int ret = policy_load(&policy);
+
+	if (ret)
+		return ret;
+	f = pc_follower_new(pc_quiet, &policy);
+	ret = f ? pc_follower_refresh(f) : -ENOMEM;
 
 	/* --once publishes nothing: it would overwrite a running daemon's counters */
 	if (ret >= 0 && once)
@@ -223,6 +248,7 @@ static int run(bool once)
 	}
 	pc_mmapwatch_close(&w);
 	pc_follower_free(f);
+	pc_follow_policy_free(&policy);
 	return ret < 0 ? ret : 0;
 }
 

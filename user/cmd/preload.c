@@ -42,13 +42,6 @@ struct conf {
 	bool *count;	/* marked "count" (or unmarked): hit counting, armed at boot */
 };
 
-static const char *env_dir(const char *var, const char *def)
-{
-	const char *d = getenv(var);
-
-	return d && *d ? d : def;
-}
-
 static void conf_free(struct conf *c)
 {
 	for (int i = 0; i < c->n; i++) {
@@ -170,7 +163,7 @@ static int conf_read(struct conf *c, const char *file)
 /* preload.conf, then preload.d/ *.conf in glob(3) (sorted) order; at least one must exist. */
 static int conf_collect(struct conf *c, const char *config)
 {
-	const char *etc = env_dir("PROBECACHE_ETC", "/etc/probecache");
+	const char *etc = pc_etc_dir();
 	char main_conf[PATH_MAX], dropins[PATH_MAX];
 	glob_t g = { 0 };
 	bool have_main;

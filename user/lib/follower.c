@@ -2,15 +2,18 @@
 /* The follower: see follower.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "armed.h"
 #include "sitepush.h"
+#include "siterelease.h"
 #include "follower.h"
 #include "kevent.h"
 #include "kload.h"
@@ -18,6 +21,8 @@
 
 #define CACHE_SLOTS	16384u		/* a power of 2; flushed when 3/4 full */
 #define GEN_UNKNOWN	UINT64_MAX	/* read by a sweep, which does not see i_generation */
+#define RETRY_PIDS	4		/* processes remembered to sweep again for a retry */
+#define BACKOFF_MAX_MS	60000.0		/* a transient refusal is tried again at least this often */
 
 /* One inode some process mapped executable. */
 struct inode_entry {
@@ -27,6 +32,12 @@ struct inode_entry {
 	bool used, read;
 	char bid[41];		/* "" none, or not readable */
 	unsigned int epoch;	/* handed to the module at this epoch */
+	unsigned int final;	/* refused for good (a proof) at this probe generation, or 0 */
+	bool retry;		/* refused for the moment: handed again at @due */
+	bool again;		/* ... its processes queued: hand it at the next sweep */
+	unsigned char tries;	/* retries so far: the backoff doubles with each */
+	double due;
+	pid_t pids[RETRY_PIDS];	/* processes mapping it, swept again for the retry */
 };
 
 struct pc_follower {
@@ -37,6 +48,11 @@ struct pc_follower {
 	char (*bids)[41];		/* the probes' build-ids, sorted, distinct */
 	size_t nbids;
 	unsigned int epoch;		/* bumped when probes change or a site goes */
+	unsigned int pgen;		/* bumped when probes change: final refusals tried again */
+	bool capacity_wait;		/* a copy refused for want of sites: sweep all when one goes */
+	bool sweep_all;			/* the next refresh asks for a sweep of every process */
+	bool retrying;			/* some inode waits for its retry */
+	const struct pc_follow_policy *policy;
 	struct inode_entry *tab;
 	size_t used;
 	pid_t *queue;
@@ -95,27 +111,44 @@ static bool bid_defined(const struct pc_follower *f, const char *bid)
 	return bid[0] && f->nbids && bsearch(bid, f->bids, f->nbids, sizeof(*f->bids), cmp_bid);
 }
 
-void pc_follower_mapped(const struct pc_mmap_rec *r, void *arg)
+/* @pid queued for the next sweep, once. */
+static void queue_pid(struct pc_follower *f, pid_t pid)
 {
-	struct pc_follower *f = arg;
-	struct inode_entry *e;
 	pid_t *q;
 
-	f->st.mappings++;
-	if (!f->nbids)
-		return;		/* nothing to follow: read nothing */
-	e = entry_get(f, r->dev, r->ino, r->gen);
-	if (e->read && (e->epoch == f->epoch || !bid_defined(f, e->bid)))
-		return;
 	for (size_t i = 0; i < f->nq; i++)
-		if (f->queue[i] == r->pid)
+		if (f->queue[i] == pid)
 			return;
 	q = pc_grow(f->queue, &f->qcap, f->nq, sizeof(*q), 64);
 	if (!q)
 		return;		/* without memory: the next mapping may tell */
 	f->queue = q;
-	f->queue[f->nq++] = r->pid;
+	f->queue[f->nq++] = pid;
 	f->st.queued++;
+}
+
+/* Refused for good, waiting for its retry, or handed at this epoch: nothing to do now. */
+static bool settled(const struct pc_follower *f, const struct inode_entry *e)
+{
+	if (e->final == f->pgen)
+		return true;
+	if (e->retry)
+		return !e->again;
+	return e->epoch == f->epoch;
+}
+
+void pc_follower_mapped(const struct pc_mmap_rec *r, void *arg)
+{
+	struct pc_follower *f = arg;
+	struct inode_entry *e;
+
+	f->st.mappings++;
+	if (!f->nbids)
+		return;		/* nothing to follow: read nothing */
+	e = entry_get(f, r->dev, r->ino, r->gen);
+	if (e->read && (settled(f, e) || !bid_defined(f, e->bid)))
+		return;
+	queue_pid(f, r->pid);
 }
 
 /* The probes' build-ids, sorted and distinct; stale probes take no site. */
@@ -162,6 +195,8 @@ static int sites_reload(struct pc_follower *f)
 		s = &f->sites.s[i];
 		if (!pc_ksites_has(&k, s->name, makedev(s->dev_major, s->dev_minor), s->ino)) {
 			f->epoch++;	/* its copy, mapped again, must be handed again */
+			f->sweep_all |= f->capacity_wait;	/* and a copy refused for room */
+			f->capacity_wait = false;
 			break;
 		}
 	}
@@ -170,6 +205,26 @@ static int sites_reload(struct pc_follower *f)
 	/* A pruned copy's event holds its deleted inode: it goes too. */
 	pc_kevent_prune_copies();
 	return 0;
+}
+
+/*
+ * Sites no process maps go (siterelease.h); what they held is free for
+ * other copies at once. One mapped again whose event could not be given
+ * back is found by a sweep of every process.
+ */
+static int release_idle(struct pc_follower *f)
+{
+	struct pc_release_result r = { 0 };
+	int ret;
+
+	if (!pc_sites_idle(&f->sites))
+		return 0;
+	ret = pc_sites_release(f->quiet, &r);
+	f->st.released += r.released;
+	f->sweep_all |= r.lost > 0;
+	if (!ret && r.released)
+		ret = sites_reload(f);
+	return ret;
 }
 
 int pc_follower_refresh(struct pc_follower *f)
@@ -188,11 +243,28 @@ int pc_follower_refresh(struct pc_follower *f)
 	f->probes = k;
 	if (changed) {
 		f->epoch++;
+		f->pgen++;
 		ret = bids_build(f);
 	}
 	if (!ret && f->loaded)
 		ret = sites_reload(f);
+	if (!ret && f->loaded)
+		ret = release_idle(f);
+	changed |= f->sweep_all;
+	f->sweep_all = false;
 	return ret < 0 ? ret : changed;
+}
+
+/* Is @st's file owned by someone the policy follows? Its owner unknown: no. */
+static bool owner_followed(const struct pc_follower *f, const struct pc_site *st)
+{
+	struct stat sb;
+
+	if (!f->policy || f->policy->all)
+		return true;
+	if (stat(st->how == PC_SITE_MAP_FILES ? st->via : st->path, &sb))
+		return false;
+	return pc_follow_policy_allows(f->policy, sb.st_uid);
 }
 
 /*
@@ -211,19 +283,107 @@ static void cache_fill(struct pc_follower *f, struct pc_sweep *sw)
 		if (s->how == PC_SITE_UNREAD)
 			continue;	/* gone or denied: not known */
 		e = entry_get(f, s->dev, s->ino, GEN_UNKNOWN);
-		if (e->read && e->epoch == f->epoch && !s->err) {
+		if (e->read && settled(f, e) && !s->err) {
 			s->err = -EALREADY;
 			continue;
 		}
 		e->read = true;
 		snprintf(e->bid, sizeof(e->bid), "%s", s->err ? "" : s->build_id);
 		e->epoch = f->epoch;
+		e->retry = e->again = false;
+		if (!s->err && bid_defined(f, s->build_id) && !owner_followed(f, s))
+			s->err = -EPERM;	/* not handed: the policy leaves its owner out */
+		for (size_t i = 0; i < RETRY_PIDS; i++)
+			e->pids[i] = i < s->npids ? s->pids[i].pid : 0;
 	}
+}
+
+static double backoff_ms(unsigned int tries)
+{
+	double ms = 1000.0 * (1u << (tries < 8 ? tries : 8));
+
+	return ms < BACKOFF_MAX_MS ? ms : BACKOFF_MAX_MS;
+}
+
+/*
+ * pc_follow_result's outcome: what a refusal means for the inode
+ * (sitepush.h). A transient one waits its backoff, then its processes are
+ * swept again (queue_due()), the other copies served meanwhile.
+ */
+static void outcome(void *arg, const struct pc_site *st, int err)
+{
+	struct pc_follower *f = arg;
+	struct inode_entry *e = entry_get(f, st->dev, st->ino, GEN_UNKNOWN);
+
+	if (!err || err == -EEXIST) {
+		e->tries = e->retry ? e->tries : 0;
+		return;
+	}
+	switch (pc_site_class(err)) {
+	case PC_SITE_FINAL:
+		e->final = f->pgen;
+		break;
+	case PC_SITE_TRANSIENT:
+		if (!e->retry)
+			e->due = now_ms() + backoff_ms(e->tries);
+		e->retry = f->retrying = true;
+		break;
+	case PC_SITE_CAPACITY:
+		f->capacity_wait = true;
+		break;
+	case PC_SITE_GONE:
+		break;		/* as handed: a new mapping of it queues it again */
+	}
+}
+
+/* Does one of @e's processes live? Each living one is queued. */
+static bool queue_alive(struct pc_follower *f, const struct inode_entry *e)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < RETRY_PIDS && e->pids[i]; i++)
+		if (!kill(e->pids[i], 0) || errno == EPERM) {
+			queue_pid(f, e->pids[i]);
+			any = true;
+		}
+	return any;
+}
+
+/*
+ * The inodes whose backoff ran out: their processes queued for a sweep,
+ * which hands them again. The next try is due after the next backoff in
+ * case the sweep does not find the inode; with none of its processes left,
+ * it waits for a new mapping.
+ */
+static void queue_due(struct pc_follower *f)
+{
+	double now = now_ms();
+	bool left = false;
+	struct inode_entry *e;
+
+	if (!f->retrying)
+		return;
+	for (size_t i = 0; i < CACHE_SLOTS; i++) {
+		e = &f->tab[i];
+		if (!e->used || !e->retry || (e->due > now && (left = true)))
+			continue;
+		e->tries += e->tries < UINT8_MAX;
+		e->due = now + backoff_ms(e->tries);
+		e->again = true;
+		if (!queue_alive(f, e)) {
+			e->retry = e->again = false;
+			e->read = false;	/* read again when next mapped */
+			continue;
+		}
+		f->st.retries++;
+		left = true;
+	}
+	f->retrying = left;
 }
 
 static int push_all(struct pc_follower *f, const struct pc_sweep *sw)
 {
-	struct pc_follow_result res = { 0 };
+	struct pc_follow_result res = { .outcome = outcome, .arg = f };
 	char path[PATH_MAX];
 	const struct pc_kprobe *p;
 	int fd, ret = 0;
@@ -253,6 +413,7 @@ int pc_follower_run(struct pc_follower *f, bool all)
 	double t0 = now_ms();
 	int ret;
 
+	queue_due(f);
 	if (!f->loaded || !f->nbids || (!all && !f->nq)) {
 		f->nq = 0;
 		return 0;
@@ -272,7 +433,7 @@ int pc_follower_run(struct pc_follower *f, bool all)
 	return ret;
 }
 
-struct pc_follower *pc_follower_new(bool quiet)
+struct pc_follower *pc_follower_new(bool quiet, const struct pc_follow_policy *policy)
 {
 	struct pc_follower *f = calloc(1, sizeof(*f));
 
@@ -283,6 +444,8 @@ struct pc_follower *pc_follower_new(bool quiet)
 		return NULL;
 	}
 	f->quiet = quiet;
+	f->policy = policy;
+	f->pgen = 1;
 	return f;
 }
 

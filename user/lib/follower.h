@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "followpolicy.h"
 #include "mmapwatch.h"
 
 struct pc_follower_stats {
@@ -33,18 +34,27 @@ struct pc_follower_stats {
 	uint64_t added;		/* sites the module took */
 	uint64_t refused;	/* sites it refused (reported) */
 	double last_ms;		/* the last sweep's time, push included */
+	/* not in the counters file (yet): */
+	uint64_t released;	/* sites dropped once no process mapped them */
+	uint64_t retries;	/* copies handed again after a transient refusal */
 };
 
 struct pc_follower;
 
-/* A follower printing each site it adds unless @quiet; NULL without memory. */
-struct pc_follower *pc_follower_new(bool quiet);
+/*
+ * A follower printing each site it adds unless @quiet, handing only the
+ * copies @policy follows (NULL: everyone's; kept, not copied); NULL without
+ * memory.
+ */
+struct pc_follower *pc_follower_new(bool quiet, const struct pc_follow_policy *policy);
 void pc_follower_free(struct pc_follower *f);
 
 /*
- * Re-read the module's probes and sites. 1 if the set of probes changed
- * since the last call (sweep every process: pc_follower_run(f, true)),
- * else 0; -errno for an unreadable listing. No module loaded: no probes.
+ * Re-read the module's probes and sites, and release the sites no process
+ * maps (siterelease.h). 1 if the set of probes changed since the last call,
+ * or a site went while a copy waited for room (sweep every process:
+ * pc_follower_run(f, true)), else 0; -errno for an unreadable listing. No
+ * module loaded: no probes.
  */
 int pc_follower_refresh(struct pc_follower *f);
 
@@ -52,8 +62,12 @@ int pc_follower_refresh(struct pc_follower *f);
 void pc_follower_mapped(const struct pc_mmap_rec *r, void *f);
 
 /*
- * Sweep the queued processes, or every process when @all, and hand the
- * module each copy of a defined probe's binary it does not have yet.
+ * Sweep the queued processes (those of copies whose retry is due too), or
+ * every process when @all, and hand the module each copy of a defined
+ * probe's binary it does not have yet, whose owner the policy follows. A
+ * refusal for the moment (sitepush.h) is tried again after 1 s, 2 s, 4 s
+ * ... at most 60 s apart while a process maps the copy; a proof is final
+ * until the probes change; a copy refused for room waits for a site to go.
  * 0 or -errno (no memory, the control file not writable).
  */
 int pc_follower_run(struct pc_follower *f, bool all);

@@ -517,3 +517,77 @@ unsigned int pc_kevent_prune_copies(void)
 	pc_kevent_unlock(lock);
 	return n;
 }
+
+/* Is GROUP/@event of uprobe_events a copy's event of the probe @name (GROUP:EVENT)? */
+static bool copy_of_probe(const char *name, const char *group, const char *event)
+{
+	size_t glen = strlen(group);
+
+	return !strncmp(name, group, glen) && name[glen] == ':' &&
+	       copy_number(event, name + glen + 1);
+}
+
+/*
+ * Does an event's @file name the site listed as @path on @dev:@ino? By the
+ * same string (what the copy's event was defined at), or by its inode; a
+ * /proc/self/ name was the definer's own fd and means nothing here.
+ */
+static bool names_site(const char *file, const char *path, dev_t dev, ino_t ino)
+{
+	struct stat st;
+
+	if (!strcmp(file, path))
+		return true;
+	return strncmp(file, "/proc/self/", 11) && !stat(file, &st) && st.st_dev == dev &&
+	       st.st_ino == ino;
+}
+
+#define SITE_EVENTS_MAX	8
+
+/*
+ * The copy events of the probe @name on the site @path (@dev:@ino) into
+ * @ev, as "GROUP/EVENT": read whole first, so that removing them rewrites
+ * no file being read. How many (at most SITE_EVENTS_MAX).
+ */
+static size_t site_events(const char *name, const char *path, dev_t dev, ino_t ino,
+			  char (*ev)[2 * PROBECACHE_NAME_MAX + 2])
+{
+	char fpath[PATH_MAX], line[PATH_MAX + 512], *group, *event, *file;
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(fpath, sizeof(fpath), "%s/uprobe_events", pc_tracefs_dir());
+	f = fopen(fpath, "re");
+	if (!f)
+		return 0;
+	while (n < SITE_EVENTS_MAX && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (event_line(line, &group, &event, &file) && copy_of_probe(name, group, event) &&
+		    names_site(file, path, dev, ino))
+			snprintf(ev[n++], sizeof(*ev), "%s/%s", group, event);
+	}
+	fclose(f);
+	return n;
+}
+
+bool pc_kevent_site_has_event(const char *name, const char *path, dev_t dev, ino_t ino)
+{
+	char ev[SITE_EVENTS_MAX][2 * PROBECACHE_NAME_MAX + 2];
+
+	return site_events(name, path, dev, ino, ev) > 0;
+}
+
+int pc_kevent_remove_site(const char *name, const char *path, dev_t dev, ino_t ino,
+			  char *why, size_t whylen)
+{
+	char ev[SITE_EVENTS_MAX][2 * PROBECACHE_NAME_MAX + 2], *slash;
+	size_t n = site_events(name, path, dev, ino, ev);
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < n; i++) {
+		slash = strchr(ev[i], '/');
+		*slash = '\0';
+		ret = pc_kevent_remove(ev[i], slash + 1, why, whylen);
+	}
+	return ret;
+}

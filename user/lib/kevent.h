@@ -82,6 +82,22 @@ int pc_kevent_define_copy(const struct pc_kprobe *kp, const char *name,
  */
 unsigned int pc_kevent_prune_copies(void);
 
+/*
+ * Has the probe @name (GROUP:EVENT) a copy's event on its site listed as
+ * @path, inode @dev:@ino? (An EVENT_copyN whose uprobe_events line names
+ * that path or that inode.) The caller holds the lock.
+ */
+bool pc_kevent_site_has_event(const char *name, const char *path, dev_t dev, ino_t ino);
+
+/*
+ * Remove the copy events of @name on that site, before the module's unsite
+ * (an event holds its file open, and would stay armed on a file writable
+ * again): 0 (also when there is none), -EBUSY while a tracer uses one (the
+ * first refusal stops). The caller holds the lock.
+ */
+int pc_kevent_remove_site(const char *name, const char *path, dev_t dev, ino_t ino,
+			  char *why, size_t whylen);
+
 /* Remove GROUP/EVENT's copies' events, then GROUP/EVENT: the first error stops. */
 int pc_kevent_remove_all(const char *group, const char *event, char *why, size_t whylen);
 

@@ -12,19 +12,52 @@
 #include "ksites.h"
 #include "pc.h"
 
-/* "GROUP:EVENT site=N state=S hits=N error=E unlinked=U dev=MA:MI ino=N path=PATH" */
+/*
+ * An optional "KEY=N " at *@p (fields newer modules print): its value into
+ * @v and *@p past it; else *@p left alone. -EINVAL for KEY= without a number.
+ */
+static int opt_field(char **p, const char *key, int64_t *v)
+{
+	size_t klen = strlen(key);
+	char *end;
+
+	if (strncmp(*p, key, klen))
+		return 0;
+	errno = 0;
+	*v = strtoll(*p + klen, &end, 10);
+	if (errno || end == *p + klen || *end != ' ')
+		return -EINVAL;
+	*p = end + 1;
+	return 0;
+}
+
+/*
+ * "GROUP:EVENT site=N state=S hits=N error=E unlinked=U [mapped=M uid=N] dev=MA:MI
+ * ino=N path=PATH"; mapped= and uid= came with issue 42: without them a site counts
+ * as mapped (never released) and its owner as unknown.
+ */
 static int ksite_parse(char *line, struct pc_ksite *s)
 {
-	int unlinked, at = -1;
+	int unlinked, at = -1, rest = -1;
+	int64_t mapped = 1;
+	char *p;
 
 	memset(s, 0, sizeof(*s));
-	if (sscanf(line, "%129s site=%u state=%15s hits=%" SCNu64 " error=%d unlinked=%d "
-		   "dev=%u:%u ino=%" SCNu64 " path=%n", s->name, &s->site, s->state, &s->hits,
-		   &s->error, &unlinked, &s->dev_major, &s->dev_minor, &s->ino, &at) != 9 ||
-	    at < 0 || line[at] != '/')
+	s->uid = -1;
+	if (sscanf(line, "%129s site=%u state=%15s hits=%" SCNu64 " error=%d unlinked=%d %n",
+		   s->name, &s->site, s->state, &s->hits, &s->error, &unlinked, &rest) != 6 ||
+	    rest < 0)
+		return -EINVAL;
+	p = line + rest;
+	if (opt_field(&p, "mapped=", &mapped) || opt_field(&p, "uid=", &s->uid) ||
+	    (mapped != 0 && mapped != 1) || s->uid < -1)
+		return -EINVAL;
+	if (sscanf(p, "dev=%u:%u ino=%" SCNu64 " path=%n", &s->dev_major, &s->dev_minor,
+		   &s->ino, &at) != 3 || at < 0 || p[at] != '/')
 		return -EINVAL;
 	s->unlinked = unlinked;
-	s->path = strdup(line + at);
+	s->mapped = mapped;
+	s->path = strdup(p + at);
 	return s->path ? 0 : -ENOMEM;
 }
 
@@ -72,11 +105,17 @@ void pc_ksites_free(struct pc_ksites *k)
 	memset(k, 0, sizeof(*k));
 }
 
-bool pc_ksites_has(const struct pc_ksites *k, const char *name, dev_t dev, ino_t ino)
+const struct pc_ksite *pc_ksites_get(const struct pc_ksites *k, const char *name, dev_t dev,
+				     ino_t ino)
 {
 	for (size_t i = 0; k && i < k->n; i++)
 		if (k->s[i].ino == ino && k->s[i].dev_major == major(dev) &&
 		    k->s[i].dev_minor == minor(dev) && !strcmp(k->s[i].name, name))
-			return true;
-	return false;
+			return &k->s[i];
+	return NULL;
+}
+
+bool pc_ksites_has(const struct pc_ksites *k, const char *name, dev_t dev, ino_t ino)
+{
+	return pc_ksites_get(k, name, dev, ino) != NULL;
 }

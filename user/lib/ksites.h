@@ -20,6 +20,8 @@ struct pc_ksite {
 	uint64_t hits;
 	int error;		/* 0, or -errno of its last failure to arm */
 	bool unlinked;
+	bool mapped;		/* some process maps it (a module without mapped=: true) */
+	int64_t uid;		/* the inode's owner, -1 unknown (a module without uid=) */
 	unsigned int dev_major, dev_minor;
 	uint64_t ino;
 	char *path;
@@ -38,5 +40,8 @@ int pc_ksites_read(struct pc_ksites *out);
 void pc_ksites_free(struct pc_ksites *k);
 /* Does @k list the inode @dev/@ino (a stat()'s st_dev, st_ino) as a site of probe @name? */
 bool pc_ksites_has(const struct pc_ksites *k, const char *name, dev_t dev, ino_t ino);
+/* That site of @k, or NULL. */
+const struct pc_ksite *pc_ksites_get(const struct pc_ksites *k, const char *name, dev_t dev,
+				     ino_t ino);
 
 #endif /* _PC_KSITES_H */

@@ -89,6 +89,8 @@ const char *pc_sysfs_dir(void);
  */
 const char *pc_tracefs_dir(void);
 const char *pc_proc_dir(void);
+/* Configuration (preload's, the follower's policy): $PROBECACHE_ETC, else /etc/probecache. */
+const char *pc_etc_dir(void);
 /* Run-time state (preload's, the follower's counters): $PROBECACHE_RUN, else /run/probecache. */
 const char *pc_run_dir(void);
 

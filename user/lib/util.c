@@ -118,6 +118,13 @@ const char *pc_proc_dir(void)
 	return d && *d ? d : "/proc";
 }
 
+const char *pc_etc_dir(void)
+{
+	const char *d = getenv("PROBECACHE_ETC");
+
+	return d && *d ? d : "/etc/probecache";
+}
+
 const char *pc_run_dir(void)
 {
 	const char *d = getenv("PROBECACHE_RUN");

@@ -29,15 +29,18 @@
  * /proc/probecache_sites (PROBECACHE_SITES_PATH, same mode): every inode each
  * probe is armed on or will be, one line each, the probe's own file first (site=0):
  *
- *   GROUP:EVENT site=N state=STATE hits=N error=ERRNO unlinked=0|1 dev=MAJ:MIN
- *     ino=N path=PATH
+ *   GROUP:EVENT site=N state=STATE hits=N error=ERRNO unlinked=0|1 mapped=0|1
+ *     uid=UID dev=MAJ:MIN ino=N path=PATH
  *
  *   STATE of site 0 is the probe's; of another site: armed while the probe is
  *   counted and the site could be (else ERRNO, negative, says why it is not).
  *   hits= counts while the
  *   probe is counted; the probe's hits= is the sum of its sites'. PATH is as the
  *   `site` line named it (a /proc/PID/map_files/ or /proc/PID/root/ path for a
- *   copy no path of the writer's names).
+ *   copy no path of the writer's names). mapped=1 while some process maps the
+ *   site's inode; uid= is the inode's owner (what max_sites_per_owner counts).
+ *   Both came with issue 42: a reader treats a line without them as mapped=1
+ *   (never released) with its owner unknown.
  *
  * Commands written to control:
  *
@@ -49,6 +52,13 @@
  *   site GROUP:EVENT PATH another inode with the probe's build-id: verified as add
  *                         verifies, writes denied, counted with the probe
  *                         (Documentation/design.md, "Following a build-id")
+ *   unsite GROUP:EVENT MAJ:MIN INO
+ *                         drop the probe's site on that inode (dev:ino as the sites
+ *                         listing prints them) if no process maps it: writes to it
+ *                         are allowed again. Never site 0 (EINVAL). The kernel's
+ *                         event of the copy (GROUP/EVENT_copyN) is not the
+ *                         module's: the writer removes it first, or it stays
+ *                         armed on a file writable again.
  *
  * The module has no trace events. A probe's event is the kernel's own uprobe
  * event: probecache-resolve defines p|r:GROUP/EVENT on the verified file in
@@ -142,8 +152,14 @@
  *    anything holds: EBUSY; any operation while a trigger or eprobe holds
  *    probecache:probecache_ctl: EBUSY; add while the module is being
  *    unloaded: ENODEV; site: EEXIST the inode is
- *    already a site of the probe, ENOSPC 64 sites, and add's errnos for the
- *    file.
+ *    already a site of the probe, ENOSPC 64 sites, EDQUOT the file's owner
+ *    (a uid other than 0) owns max_sites_per_owner (module parameter,
+ *    default 16) of the probe's other sites already, EREMOTE the file is on
+ *    FUSE or a network filesystem (whose server could stall the
+ *    verification) and the module parameter follow_remote is 0 (the
+ *    default), and add's errnos for the file; unsite: ENOENT no such probe
+ *    or no site on that inode, EINVAL site 0 (the probe's own file) or a
+ *    malformed line, EBUSY a process maps the inode (again).
  */
 #ifndef _UAPI_LINUX_PROBECACHE_H
 #define _UAPI_LINUX_PROBECACHE_H

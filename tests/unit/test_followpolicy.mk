@@ -1,0 +1,1 @@
+test_followpolicy_SRCS := ../../user/lib/followpolicy.c ../../user/lib/ksites.c ../../user/lib/util.c ../../user/lib/file.c
