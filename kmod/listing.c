@@ -67,15 +67,15 @@ static int pc_sites_show(struct seq_file *m, void *v)
 
 	spin_lock(&p->sites_lock);
 	list_for_each_entry(s, &p->sites, node) {
-		seq_printf(m, "%s site=%u state=%s hits=%llu error=%d unlinked=%d dev=%u:%u ino=%llu mapped=%d uid=%u path=%s\n",
+		seq_printf(m, "%s site=%u state=%s hits=%llu error=%d unlinked=%d mapped=%d uid=%u dev=%u:%u ino=%llu path=%s\n",
 			   p->name, i++, s == &p->site ? pc_probe_state(p) :
 			   pc_site_state(s), pc_site_hits(s),
 			   READ_ONCE(s->error), !READ_ONCE(s->inode->i_nlink),
+			   mapping_mapped(s->inode->i_mapping),
+			   from_kuid_munged(&init_user_ns, s->inode->i_uid),
 			   MAJOR(s->inode->i_sb->s_dev),
 			   MINOR(s->inode->i_sb->s_dev),
 			   (unsigned long long)s->inode->i_ino,
-			   mapping_mapped(s->inode->i_mapping),
-			   from_kuid_munged(&init_user_ns, s->inode->i_uid),
 			   s->pathname);
 	}
 	spin_unlock(&p->sites_lock);

@@ -39,7 +39,7 @@
  *   `site` line named it (a /proc/PID/map_files/ or /proc/PID/root/ path for a
  *   copy no path of the writer's names). mapped=1 while some process maps the
  *   site's inode; uid= is the inode's owner (what max_sites_per_owner counts).
- *   Both came with issue 42: a reader treats a line without them as mapped=1
+ *   Older modules print neither: a reader treats a line without them as mapped=1
  *   (never released) with its owner unknown.
  *
  * Commands written to control:
