@@ -1,0 +1,136 @@
+#!/bin/sh
+# Copies run by anyone (issue 42), as `probecache-resolve follow` meets them: an
+# unprivileged user (uid 1000) runs 64 copies of a probed binary, each a file of its own.
+# While they run, at most max_sites_per_owner (16) of them are sites and root's copy is
+# one all the same; once they have exited, the follower releases their sites (their
+# events first), the files are writable again, and a root copy started later is a site
+# with its hits counted. A copy on a FUSE mount whose server stalls every read is refused
+# at once (EREMOTE) and holds up neither the follower nor the other copies. On today's
+# main (before it) the 64 took 63 of the probe's 64 sites, kept them after exiting, and
+# the later root copy was refused.
+. /pc/lib.sh
+. /pc/fixtures/pc_kmod.sh
+kenv pc_sdt
+export PROBECACHE_DIR=/tmp/pc38a PROBECACHE_RUN=/tmp/run38a
+S=$PCF/pc_sdt
+P=sdt_pcfix:tick
+U=/tmp/anyone
+SITES=/proc/probecache_sites
+mkdir -p $U /tmp/root38
+chmod 755 $U
+
+# sites_of UID: $P's sites (its own file aside) in files of UID
+sites_of() { grep -c "^$P site=[1-9][0-9]* .* uid=$1 " $SITES; }
+# sited PATH: $P has a site listed with PATH
+sited() { grep -q "^$P site=[1-9][0-9]* .* path=$1\$" $SITES; }
+# stays N SECONDS CMD...: CMD prints N at every check for SECONDS
+stays() {
+	_n=$1 _s=$(($2 * 5))
+	shift 2
+	while [ $_s -gt 0 ]; do
+		[ "$("$@")" = "$_n" ] || return 1
+		sleep 0.2
+		_s=$((_s - 1))
+	done
+}
+# hits_at PATH: hits= of $P's site listed with PATH
+hits_at() {
+	awk -v n=$P -v p="path=$1" '$1 == n && $NF == p { sub(/hits=/, "", $4); print $4 }' $SITES
+}
+
+pc_load || { not_ok "insmod probecache.ko"; tap_done; exit 1; }
+check "scan defines $P (counted)" sh -c "probecache-resolve scan $S > /dev/null && probecache-resolve arm -q $P"
+probecache-resolve follow > /tmp/follow.out 2> /tmp/follow.err &
+fp=$!
+check "follow starts watching" wait_for 30 grep -q '^follow: watching' /tmp/follow.out
+
+i=0
+while [ $i -lt 64 ]; do
+	i=$((i + 1))
+	cp $S $U/c$i
+	chown 1000:1000 $U/c$i
+done
+mkfifo /tmp/u38.in
+chmod 666 /tmp/u38.in
+i=0 pids=
+while [ $i -lt 64 ]; do
+	i=$((i + 1))
+	busybox setpriv --reuid=1000 --regid=1000 --clear-groups $U/c$i semwatch < /tmp/u38.in > /dev/null &
+	pids="$pids $!"
+done
+exec 4> /tmp/u38.in
+# alive: how many of $pids run, as uid 1000
+alive() {
+	_a=0
+	for _p in $pids; do
+		[ "$(awk '/^Uid:/ { print $2 }' /proc/$_p/status 2> /dev/null)" = 1000 ] && _a=$((_a + 1))
+	done
+	echo $_a
+}
+check "uid 1000's 64 copies run" wait_for 20 test "$(alive)" = 64
+check "while they run, the follower makes 16 of them sites (max_sites_per_owner)" \
+	wait_for "$(pc_scaled 30)" test "$(sites_of 1000)" = 16
+check "  and no more, 3 s on" stays 16 3 sites_of 1000
+
+cp $S /tmp/root38/during
+pc_watch rd /tmp/root38/during hitwatch
+exec 5> /tmp/rd.in
+check "root's copy started meanwhile is a site all the same" wait_for "$(pc_scaled 10)" sited /tmp/root38/during
+echo 2 >&5
+wait_for 20 grep -q '^hits 2' /tmp/rd.out
+check_eq "  its hits counted" 2 "$(hits_at /tmp/root38/during)"
+exec 5>&-
+
+exec 4>&-
+wait $pids
+check_eq "the 64 have exited" 0 "$(alive)"
+check "once they have exited, their sites are released" \
+	wait_for "$(pc_scaled 20)" test "$(sites_of 1000)" = 0
+check "  their copies' events with them" sh -c \
+	"! grep -q \"^p:sdt_pcfix/tick_copy[0-9]* $U/\" $TR/uprobe_events"
+check "  their files writable again" sh -c ": >> $U/c1 && : >> $U/c64"
+check "  the follower said so" grep -q "^released $P from " /tmp/follow.out
+
+cp $S /tmp/root38/later
+pc_watch rl /tmp/root38/later hitwatch
+exec 6> /tmp/rl.in
+check "root's copy started later is a site" wait_for "$(pc_scaled 10)" sited /tmp/root38/later
+echo 3 >&6
+wait_for 20 grep -q '^hits 3' /tmp/rl.out
+check_eq "  its 3 hits counted" 3 "$(hits_at /tmp/root38/later)"
+
+# FUSE: the copy is refused before anything is read; its stalled server holds up nothing.
+if pc_fuse /mnt/fz38 $S /tmp/stall38; then
+	pc_watch fz /mnt/fz38/c1 hitwatch
+	exec 7> /tmp/fz.in
+	echo 1 >&7
+	wait_for 20 grep -q '^hits 1' /tmp/fz.out
+	: > /tmp/stall38
+	cp $S /tmp/root38/after
+	pc_watch ra /tmp/root38/after hitwatch
+	exec 8> /tmp/ra.in
+	check "with a stalled FUSE copy running, root's next copy is a site all the same" \
+		wait_for "$(pc_scaled 10)" sited /tmp/root38/after
+	check "  the FUSE copy is none" sh -c "! sited /mnt/fz38/c1"
+	check "  refused as remote" grep -q "fz38/c1.*is on fuse, whose server can stall reads" /tmp/follow.err
+	echo 2 >&8
+	wait_for 20 grep -q '^hits 2' /tmp/ra.out
+	check_eq "  the next copy's hits counted" 2 "$(hits_at /tmp/root38/after)"
+	exec 8>&-
+	rm /tmp/stall38
+	exec 7>&-
+	wait $fz
+	umount /mnt/fz38 2> /dev/null || umount -l /mnt/fz38
+else
+	diag "no FUSE in this kernel: the stalled-copy part left out"
+fi
+exec 6>&-
+
+kill -TERM $fp
+wait $fp
+check_eq "follow: SIGTERM ends it, exit 0" 0 "$?"
+diag "follow's stderr: $(grep -c . /tmp/follow.err) lines, e.g. $(head -n 1 /tmp/follow.err)"
+probecache-resolve disarm -q "$P" > /dev/null 2>&1
+check "disarm leaves no site" sh -c "! grep -q '^$P ' $SITES"
+pc_unload
+tap_done
