@@ -56,10 +56,15 @@ static void check_round_trip(const struct pc_kprobe *p)
 	struct pc_kprobe q;
 	char why[256];
 
+	char consumers[32] = "";
+
+	/* consumers= only from modules with trace events of their own (-1: none said) */
+	if (p->consumers >= 0)
+		snprintf(consumers, sizeof(consumers), " consumers=%ld", p->consumers);
 	snprintf(line2, sizeof(line2),
-		 "%s state=%s consumers=%ld hits=%llu counting=%d type=p pid=%ld unlinked=%d "
+		 "%s state=%s%s hits=%llu counting=%d type=p pid=%ld unlinked=%d "
 		 "build_id=%s offset=0x%llx ref_ctr_offset=0x%llx path=%s args=%s",
-		 p->name, p->state, p->consumers, (unsigned long long)p->hits, p->counting,
+		 p->name, p->state, consumers, (unsigned long long)p->hits, p->counting,
 		 p->pid, p->unlinked, p->build_id, (unsigned long long)p->offset,
 		 (unsigned long long)p->ref_ctr, p->path, p->args);
 	CHECK(pc_kprobe_parse(line2, &q, why, sizeof(why)) == 0);

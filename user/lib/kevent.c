@@ -113,8 +113,9 @@ static unsigned int kernel_flags(void)
 	return major < 6 || (major == 6 && minor < 1) ? PC_UPROBE_NO_FILEOFF : 0;
 }
 
+/* @warn: name each arg left out (a copy's event leaves out what its probe's did: said once) */
 static int define_at(const struct pc_record *rec, const struct pc_elf_info *elf,
-		     const char *path, char *why, size_t whylen)
+		     const char *path, bool warn, char *why, size_t whylen)
 {
 	struct pc_uprobe_dropped drop;
 	char *line = malloc(DEF_MAX);
@@ -138,7 +139,7 @@ static int define_at(const struct pc_record *rec, const struct pc_elf_info *elf,
 	if (ret == -ERANGE)
 		snprintf(why, whylen, "%s: %s", drop.names[0], drop.why[0]);
 	if (ret >= 0) {
-		for (unsigned int i = 0; i < drop.n; i++)
+		for (unsigned int i = 0; warn && i < drop.n; i++)
 			pc_warn("%s:%s: arg %s not fetched: %s", rec->group, rec->event,
 				drop.names[i], drop.why[i]);
 		ret = write_events(line, why, whylen);
@@ -152,7 +153,7 @@ static int define_at(const struct pc_record *rec, const struct pc_elf_info *elf,
 }
 
 static int define_rec(const struct pc_record *rec, const struct pc_kevent_file *f,
-		      char *why, size_t whylen)
+		      bool warn, char *why, size_t whylen)
 {
 	char path[PATH_MAX], fdpath[64];
 	struct pc_elf_info elf;
@@ -166,18 +167,18 @@ static int define_rec(const struct pc_record *rec, const struct pc_kevent_file *
 		return ret;
 	}
 	if (names_inode(path, f)) {
-		ret = define_at(rec, &elf, path, why, whylen);
+		ret = define_at(rec, &elf, path, warn, why, whylen);
 		/* Renamed over between the stat and the kernel's lookup: name the fd. */
 		if (ret || names_inode(path, f))
 			return ret;
 		pc_kevent_remove(rec->group, rec->event, why, whylen);
 	}
 	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", f->fd);
-	return define_at(rec, &elf, fdpath, why, whylen);
+	return define_at(rec, &elf, fdpath, warn, why, whylen);
 }
 
-int pc_kevent_define(const char *record, const struct pc_kevent_file *f,
-		     char *why, size_t whylen)
+static int define_line(const char *record, const struct pc_kevent_file *f, bool warn,
+		       char *why, size_t whylen)
 {
 	struct pc_command *cmd = malloc(sizeof(*cmd));
 	struct pc_parse_error perr;
@@ -189,9 +190,15 @@ int pc_kevent_define(const char *record, const struct pc_kevent_file *f,
 	if (ret)
 		snprintf(why, whylen, "invalid record: %s: %s", perr.field, perr.why);
 	else
-		ret = define_rec(&cmd->rec, f, why, whylen);
+		ret = define_rec(&cmd->rec, f, warn, why, whylen);
 	free(cmd);
 	return ret;
+}
+
+int pc_kevent_define(const char *record, const struct pc_kevent_file *f,
+		     char *why, size_t whylen)
+{
+	return define_line(record, f, true, why, whylen);
 }
 
 #define PC_OVERLAYFS_MAGIC	0x794c7630
@@ -402,7 +409,7 @@ int pc_kevent_define_copy(const struct pc_kprobe *kp, const char *name,
 			 strerror(-ret));
 		return ret;
 	}
-	ret = pc_kevent_define(rec, f, why, whylen);
+	ret = define_line(rec, f, false, why, whylen);
 	free(rec);
 	return ret;
 }

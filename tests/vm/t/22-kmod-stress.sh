@@ -111,10 +111,13 @@ rec() {
 	fi
 }
 
-# site_proc E K: a process running file K for 1 s, given to event E as a site
-# through its map_files (a site and an event of its own, as the follower makes them)
+# site_proc E K: a process running file K, given to event E as a site through its
+# map_files (a site and an event of its own, as the follower makes them), then ended. It
+# runs until then: the name's lock may take seconds on the debug kernel, and the
+# map_files name of a process gone opens nothing (in 10 minutes there, with a 1 s life,
+# not one of 25 tries got through).
 site_proc() {
-	(sleep 1) | $(file $2) semwatch > /dev/null &
+	(sleep 30) | $(file $2) semwatch > /dev/null &
 	_p=$!
 	_r=""
 	for _i in 1 2 3 4 5 6 7 8 9 10; do
@@ -123,6 +126,9 @@ site_proc() {
 		sleep 0.05
 	done
 	named $1 ksite rs:e$1 /proc/$_p/map_files/$_r
+	_rc=$?
+	kill $_p 2> /dev/null
+	return $_rc
 }
 
 writer() {

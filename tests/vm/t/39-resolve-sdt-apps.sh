@@ -188,6 +188,7 @@ check_eq "query__start, filtered: only the 3 that begin with SELECT" \
 	"$(grep '^SELECT' /tmp/q39.sql)" "$(sed -n 's/^start //p' /tmp/pgq39)"
 [ "$(grep -c '^start ' /tmp/pgq39)" = 3 ] || { diag "trace:"; head -n 20 $T/trace | sed 's/^/#   /'; }
 echo 0 > $QS/filter
+echo 1 > $T/tracing_on	# as the scripts after this one find it
 check "disarm 'sdt_python:*' 'sdt_postgresql:*'" probecache-resolve disarm -q 'sdt_python:*' 'sdt_postgresql:*'
 check "  their trace events are gone" sh -c "test ! -e $T/events/sdt_python && test ! -e $T/events/sdt_postgresql"
 umount $R/tmp/pgdata39

@@ -38,6 +38,7 @@ for p in work work_ret__return pair sum chain; do
 	check_eq "dwapp:$p state armed" armed "$(pc_field dwapp:$p state)"
 done
 
+echo 1 > $T/tracing_on
 echo 1 > $T/events/dwapp/enable; : > $T/trace
 $APP 3 hello > /tmp/pc50.out
 echo 0 > $T/events/dwapp/enable
