@@ -75,6 +75,8 @@ workload_env() {
 not_applicable() {
 	case "$1:$2" in
 	debug:61-dkms.sh) echo "DKMS builds against a distribution headers package; the debug kernel has none" ;;
+	debug:34-resolve-batch.sh|debug:50-dwarf-named.sh|debug:6[345]-*.sh)
+		echo "the CLI's own work (batches, DWARF, trace, export, metrics) on kernel paths the debug kernel's other scripts take: the stock kernels run it (CI's 50 minutes)" ;;
 	debug:71-bpftrace.sh|5.10:71-bpftrace.sh)
 		echo "bpftrace 0.17 types tracepoint args from BTF or kernel headers; this kernel has neither (clang: 'linux/types.h' file not found)" ;;
 	arm64-*:7[0-9]-arm64*.sh) ;;

@@ -13,12 +13,33 @@ rec() {
 	awk -v p="p:${1%%:*}/${1#*:}" '$1 == p { print; exit }' $F/arm64.rec
 }
 
-# pc_arm_line RECORD: define RECORD and arm it with the module's hit counter (the one
-# arming step): "add RECORD" then "count GROUP:EVENT", in one write.
+# uline RECORD: RECORD's uprobe_events line as probecache-resolve writes it
+# (user/lib/uprobedef.c): no build-id, no pid=, every arg typed (u64 by default), and
+# index-register operands ([xN, xM, lsl #k]) left out: uprobe_events has no form for them.
+uline() {
+	set -f
+	# shellcheck disable=SC2086
+	set -- $1
+	set +f
+	_l="$1 $3"
+	shift 3
+	for _a in "$@"; do
+		case "$_a" in
+		pid=*|*"("*,*")"*) continue ;;
+		*:*) ;;
+		*) _a=$_a:u64 ;;
+		esac
+		_l="$_l $_a"
+	done
+	echo "$_l"
+}
+
+# pc_arm_line RECORD: define RECORD as the CLI does (the module's "add", then the kernel's
+# uprobe event) and arm it with the module's hit counter ("count GROUP:EVENT").
 pc_arm_line() {
 	_ge=${1%% *}
 	_ge=${_ge#*:}
-	pc_ctl "add $1" "count ${_ge%%/*}:${_ge#*/}"
+	pc_ctl "add $1" "count ${_ge%%/*}:${_ge#*/}" && uline "$1" >> $TR/uprobe_events
 }
 
 # kget GROUP:EVENT FIELD: the field of the probe's listing line (lib.sh pc_field)
@@ -32,8 +53,8 @@ refused() {
 	sed 's/^line 1 col [0-9]*: //' "$PC_SYSFS/last_error"
 }
 
-# pc_trace_args GROUP:EVENT CMD...: run CMD (its stdout to /tmp/out) with the probe's own
-# trace event (tracefs GROUP/EVENT) enabled; prints the "argN=V ..." part of each hit's
+# pc_trace_args GROUP:EVENT CMD...: run CMD (its stdout to /tmp/out) with the probe's
+# trace event (the kernel's uprobe event GROUP/EVENT) enabled; prints the "argN=V ..." part of each hit's
 # trace line ("EVENT: (0xADDR) arg1=V ...").
 pc_trace_args() {
 	_ev=$1
@@ -76,7 +97,8 @@ check_eq "forms record" "arg1=%x9:u64 arg2=+0(%x9):s64 arg3=+8(%x9):s32 arg4=+0(
 	"$(echo "$forms" | cut -d ' ' -f 4-)"
 check "arm sdt_pcfix:forms" pc_arm_line "$forms"
 got=$(pc_trace_args sdt_pcfix:forms $F/a64_args forms)
-check_eq "each operand form fetched as the fixture prints it" "$(cat /tmp/out)" "$got"
+check_eq "each operand form fetched as the fixture prints it (the two index forms left out)" \
+	"$(sed 's/ arg4=[^ ]* arg5=[^ ]*//' /tmp/out)" "$got"
 check_eq "forms hit once" "1" "$(kget sdt_pcfix:forms hits)"
 check "arm sdt_pcfix:tick" pc_arm_line "$(rec sdt_pcfix:tick)"
 check_eq "a64_args loop 1000" "ticks=1000" "$($F/a64_args loop 1000)"
