@@ -89,7 +89,9 @@ exec 4>&-
 wait $pids
 check_eq "the 64 have exited" 0 "$(alive)"
 check "once they have exited, their sites are released" \
-	wait_for "$(pc_scaled 20)" test "$(sites_of 1000)" = 0
+	wait_for "$(pc_scaled 60)" test "$(sites_of 1000)" = 0 ||
+	{ diag "left: $(grep "^$P site=[1-9][0-9]* .* uid=1000 " $SITES | head -n 3)"
+	  diag "released: $(grep -c '^released ' /tmp/follow.out); follow.out ends: $(tail -n 3 /tmp/follow.out)"; }
 check "  their copies' events with them" sh -c \
 	"! grep -q \"^p:sdt_pcfix/tick_copy[0-9]* $U/\" $TR/uprobe_events"
 check "  their files writable again" sh -c ": >> $U/c1 && : >> $U/c64"
