@@ -21,6 +21,8 @@ chmod 755 $U
 
 # sites_of UID: $P's sites (its own file aside) in files of UID
 sites_of() { grep -c "^$P site=[1-9][0-9]* .* uid=$1 " $SITES; }
+# has_sites UID N: $P has N sites in files of UID (wait_for runs it again each time)
+has_sites() { [ "$(sites_of "$1")" = "$2" ]; }
 # sited PATH: $P has a site listed with PATH
 sited() { grep -q "^$P site=[1-9][0-9]* .* path=$1\$" $SITES; }
 # stays N SECONDS CMD...: CMD prints N at every check for SECONDS
@@ -74,9 +76,10 @@ alive() {
 	done
 	echo $_a
 }
-check "uid 1000's 64 copies run" wait_for 20 test "$(alive)" = 64
+all_alive() { [ "$(alive)" = 64 ]; }
+check "uid 1000's 64 copies run" wait_for "$(pc_scaled 60)" all_alive
 check "while they run, the follower makes 16 of them sites (max_sites_per_owner)" \
-	wait_for "$(pc_scaled 30)" test "$(sites_of 1000)" = 16
+	wait_for "$(pc_scaled 30)" has_sites 1000 16
 check "  and no more, 3 s on" stays 16 3 sites_of 1000
 
 cp $S /tmp/root38/during
@@ -91,10 +94,13 @@ exec 5>&-
 exec 4>&-
 wait $pids
 check_eq "the 64 have exited" 0 "$(alive)"
-check "once they have exited, their sites are released" \
-	wait_for "$(pc_scaled 60)" test "$(sites_of 1000)" = 0 ||
-	{ diag "left: $(grep "^$P site=[1-9][0-9]* .* uid=1000 " $SITES | head -n 3)"
-	  diag "released: $(grep -c '^released ' /tmp/follow.out); follow.out ends: $(tail -n 3 /tmp/follow.out)"; }
+if wait_for "$(pc_scaled 60)" has_sites 1000 0; then
+	ok "once they have exited, their sites are released"
+else
+	not_ok "once they have exited, their sites are released"
+	diag "left: $(grep "^$P site=[1-9][0-9]* .* uid=1000 " $SITES | head -n 3)"
+	diag "released: $(grep -c '^released ' /tmp/follow.out); follow.out ends: $(tail -n 3 /tmp/follow.out)"
+fi
 check "  their copies' events with them" sh -c \
 	"! grep -q \"^p:sdt_pcfix/tick_copy[0-9]* $U/\" $TR/uprobe_events"
 check "  their files writable again" sh -c ": >> $U/c1 && : >> $U/c64"
