@@ -611,21 +611,11 @@ static void om_free(struct om *m)
 static int write_atomic(const char *file, const char *buf, size_t len)
 {
 	char tmp[PATH_MAX];
-	FILE *f;
-	int fd, ret;
+	FILE *f = pc_file_tmp(file, tmp, sizeof(tmp));
+	int ret;
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", file) >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
+	if (!f)
 		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		ret = -errno;
-		close(fd);
-		unlink(tmp);
-		return ret;
-	}
 	if (fwrite(buf, 1, len, f) != len) {
 		ret = errno ? -errno : -EIO;
 		fclose(f);

@@ -97,6 +97,28 @@ int pc_read_file(const char *path, unsigned int flags, size_t max, char **buf, s
 	return ret;
 }
 
+FILE *pc_file_tmp(const char *path, char *tmp, size_t len)
+{
+	FILE *f;
+	int fd, err;
+
+	if ((size_t)snprintf(tmp, len, "%s.tmpXXXXXX", path) >= len) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = errno;
+		close(fd);
+		unlink(tmp);
+		errno = err;
+	}
+	return f;
+}
+
 int pc_file_commit(FILE *f, const char *tmp, const char *path, mode_t mode)
 {
 	int ret = 0;

@@ -70,33 +70,19 @@ static void key_print(FILE *f, const struct key *k, const struct pc_followstats 
 static FILE *tmp_open(const char *path, char *tmp, size_t len)
 {
 	char dir[PATH_MAX], *slash;
-	FILE *f;
-	int fd;
+	FILE *f = pc_file_tmp(path, tmp, len);
 
-	if ((size_t)snprintf(tmp, len, "%s.tmpXXXXXX", path) >= len) {
-		errno = ENAMETOOLONG;
+	if (f || errno != ENOENT)
+		return f;
+	/* /run is a tmpfs: after a reboot only the unit's RuntimeDirectory= made it */
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
 		return NULL;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT) {
-		/* /run is a tmpfs: after a reboot only the unit's RuntimeDirectory= made it */
-		snprintf(dir, sizeof(dir), "%s", path);
-		slash = strrchr(dir, '/');
-		if (slash && slash != dir)
-			*slash = '\0';
-		if (slash && slash != dir && (!mkdir(dir, 0755) || errno == EEXIST)) {
-			snprintf(tmp, len, "%s.tmpXXXXXX", path);
-			fd = mkostemp(tmp, O_CLOEXEC);
-		}
-	}
-	if (fd < 0)
+	*slash = '\0';
+	if (mkdir(dir, 0755) && errno != EEXIST)
 		return NULL;
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-	}
-	return f;
+	return pc_file_tmp(path, tmp, len);
 }
 
 int pc_followstats_write(const char *path, const struct pc_followstats *s)

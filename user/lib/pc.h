@@ -81,6 +81,13 @@ const char *pc_file_strerror(int err);
  */
 int pc_file_commit(FILE *f, const char *tmp, const char *path, mode_t mode);
 
+/*
+ * A new temporary file beside @path ("PATH.tmpXXXXXX"), its name in @tmp
+ * (@len bytes), open for writing: what pc_file_commit() renames over @path.
+ * NULL with errno set (ENAMETOOLONG if the name does not fit).
+ */
+FILE *pc_file_tmp(const char *path, char *tmp, size_t len);
+
 /* sysfs root: $PROBECACHE_SYSFS, else PROBECACHE_SYSFS_DIR (lets tests use a fake tree). */
 const char *pc_sysfs_dir(void);
 /*

@@ -43,7 +43,7 @@ check "define sdt_hotspot:method__entry, method__return, class__loaded" \
 # stdin, each name cut at its length
 jhits() {
 	awk '{
-		if (!match($0, / sdt_hotspot:[a-z_]*: \(0x[0-9a-f]+\) /)) next
+		if (!match($0, / sdt_hotspot:[a-z_]*: \((0x)?[0-9a-f]+\) /)) next
 		ev = substr($0, RSTART + 13, RLENGTH - 13)
 		sub(/:.*/, "", ev)
 		sub(/^method__/, "", ev)
