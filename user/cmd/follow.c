@@ -122,7 +122,8 @@ static int follow_help(void)
 	       "      --once   sweep every process once and exit (no watch, no counters file)\n"
 	       "  -h, --help   this help\n\n"
 	       "Needs CAP_PERFMON (the watch, the module's control), CAP_SYS_PTRACE (every\n"
-	       "process's maps) and CAP_CHECKPOINT_RESTORE or CAP_SYS_ADMIN (map_files).\n",
+	       "process's maps) and CAP_CHECKPOINT_RESTORE or CAP_SYS_ADMIN (map_files);\n"
+	       "CAP_SYS_ADMIN for the watch where kernel.perf_event_paranoid is 3 (Debian's).\n",
 	       pc_prog);
 	return 0;
 }
@@ -159,7 +160,8 @@ static int watch_set(struct pc_mmapwatch *w, struct pollfd **pfd, bool want)
 	if (ret) {
 		pc_err("follow: watching executable mappings (perf_event_open): %s%s",
 		       strerror(-ret), ret == -EACCES || ret == -EPERM ?
-		       " (needs CAP_PERFMON or CAP_SYS_ADMIN)" : "");
+		       " (needs CAP_PERFMON, or CAP_SYS_ADMIN where"
+		       " kernel.perf_event_paranoid is 3)" : "");
 		return ret;
 	}
 	*pfd = calloc(w->n, sizeof(**pfd));

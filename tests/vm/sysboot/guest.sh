@@ -138,6 +138,8 @@ preload: 1 armed, 0 already armed, 0 skipped, 0 failed" \
 	check_eq "probecache-follow.service: enabled by the package, running since boot" \
 		"enabled active" \
 		"$(systemctl is-enabled probecache-follow.service 2>&1) $(systemctl is-active probecache-follow.service)"
+	systemctl is-active -q probecache-follow.service ||
+		journalctl -b -q -o cat -u probecache-follow.service | tail -n 20 | sed 's/^/#   /'
 	# A copy of the traced binary started after the preload: follow makes it a site of
 	# sdt_ops:tick (by its path) within a tick or two of its start; 12 ticks, 250 ms apart.
 	cp "$W" /tmp/ops_copy
