@@ -87,13 +87,6 @@ static int pc_read_at(struct file *f, void *buf, size_t len, u64 pos,
 }
 
 /*
- * What exec and uprobe_register() need of a file, checked on the O_PATH
- * handle before anything is read: pseudo files (sysfs, procfs: SB_I_NOEXEC)
- * and noexec mounts never hold code, and files without page-cache reads
- * (tracefs, debugfs) can neither be probed nor be read without blocking.
- * path_noexec() itself is not exported to modules.
- */
-/*
  * Filesystems whose reads wait for a server, which may never answer: FUSE
  * (a user's own mount included) and network filesystems.
  */
@@ -132,6 +125,13 @@ static int pc_check_remote(const struct path *path, const char *pathname,
 			  pathname, pc_fs_remote(sb) ? sb->s_type->name : real->s_type->name);
 }
 
+/*
+ * What exec and uprobe_register() need of a file, checked on the O_PATH
+ * handle before anything is read: pseudo files (sysfs, procfs: SB_I_NOEXEC)
+ * and noexec mounts never hold code, and files without page-cache reads
+ * (tracefs, debugfs) can neither be probed nor be read without blocking.
+ * path_noexec() itself is not exported to modules.
+ */
 static int pc_check_fs(const struct path *path, const char *pathname,
 		       struct pc_err *err)
 {
