@@ -5,7 +5,8 @@
 # one all the same; once they have exited, the follower releases their sites (their
 # events first), the files are writable again, and a root copy started later is a site
 # with its hits counted. A copy on a FUSE mount whose server stalls every read is refused
-# at once (EREMOTE) and holds up neither the follower nor the other copies. On today's
+# at once (EREMOTE) and holds up neither the follower nor the other copies; a library copy
+# open for writing when mapped (ETXTBSY) is a site at a retry once the writer closed it. On today's
 # main (before it) the 64 took 63 of the probe's 64 sites, kept them after exiting, and
 # the later root copy was refused.
 . /pc/lib.sh
@@ -14,6 +15,7 @@ kenv pc_sdt
 export PROBECACHE_DIR=/tmp/pc38a PROBECACHE_RUN=/tmp/run38a
 S=$PCF/pc_sdt
 P=sdt_pcfix:tick
+Q=sdt_pcdl:tick
 U=/tmp/anyone
 SITES=/proc/probecache_sites
 mkdir -p $U /tmp/root38
@@ -23,8 +25,9 @@ chmod 755 $U
 sites_of() { grep -c "^$P site=[1-9][0-9]* .* uid=$1 " $SITES; }
 # has_sites UID N: $P has N sites in files of UID (wait_for runs it again each time)
 has_sites() { [ "$(sites_of "$1")" = "$2" ]; }
-# sited PATH: $P has a site listed with PATH
-sited() { grep -q "^$P site=[1-9][0-9]* .* path=$1\$" $SITES; }
+# sited PATH [PROBE]: PROBE ($P) has a site listed with PATH
+sited() { grep -q "^${2:-$P} site=[1-9][0-9]* .* path=$1\$" $SITES; }
+unsited() { ! sited "$@"; }
 # stays N SECONDS CMD...: CMD prints N at every check for SECONDS
 stays() {
 	_n=$1 _s=$(($2 * 5))
@@ -35,9 +38,9 @@ stays() {
 		_s=$((_s - 1))
 	done
 }
-# hits_at PATH: hits= of $P's site listed with PATH
+# hits_at PATH [PROBE]: hits= of PROBE's ($P's) site listed with PATH
 hits_at() {
-	awk -v n=$P -v p="path=$1" '$1 == n && $NF == p { sub(/hits=/, "", $4); print $4 }' $SITES
+	awk -v n=${2:-$P} -v p="path=$1" '$1 == n && $NF == p { sub(/hits=/, "", $4); print $4 }' $SITES
 }
 
 pc_load || { not_ok "insmod probecache.ko"; tap_done; exit 1; }
@@ -45,6 +48,8 @@ pc_load || { not_ok "insmod probecache.ko"; tap_done; exit 1; }
 # is an event removal and an unsite
 check "$P defined and counted, pc_sdt's other probes not" \
 	sh -c "probecache-resolve scan --no-define $S > /dev/null && probecache-resolve arm -q $P"
+check "$Q too (a library's, for a copy open for writing)" \
+	sh -c "probecache-resolve scan --no-define $PCF/libpc_dl.so > /dev/null && probecache-resolve arm -q $Q"
 probecache-resolve follow > /tmp/follow.out 2> /tmp/follow.err &
 fp=$!
 check "follow starts watching" wait_for 30 grep -q '^follow: watching' /tmp/follow.out
@@ -126,7 +131,7 @@ if pc_fuse /mnt/fz38 $S /tmp/stall38; then
 	exec 8> /tmp/ra.in
 	check "with a stalled FUSE copy running, root's next copy is a site all the same" \
 		wait_for "$(pc_scaled 10)" sited /tmp/root38/after
-	check "  the FUSE copy is none" sh -c "! sited /mnt/fz38/c1"
+	check "  the FUSE copy is none" unsited /mnt/fz38/c1
 	check "  refused as remote" grep -q "fz38/c1.*is on fuse, whose server can stall reads" /tmp/follow.err
 	echo 2 >&8
 	wait_for 20 grep -q '^hits 2' /tmp/ra.out
@@ -141,11 +146,33 @@ else
 fi
 exec 6>&-
 
+# A refusal for the moment is retried: a library copy that is open for writing when a
+# process maps it (ETXTBSY) becomes a site at a retry (1, 2, 4 ... s) once the writer
+# has closed it.
+cp $PCF/libpc_dl.so /tmp/root38/busy.so
+pc_watch bz $PCF/pc_dl
+exec 5> /tmp/bz.in
+exec 9>> /tmp/root38/busy.so	# after pc_dl started: it must not inherit the writer
+echo "open /tmp/root38/busy.so" >&5
+wait_for 20 grep -q '^opened$' /tmp/bz.out
+check "a copy open for writing when mapped is refused for the moment (ETXTBSY)" \
+	wait_for "$(pc_scaled 10)" grep -q "busy.so is open for writing" /tmp/follow.err
+sleep 1
+check "  and is no site while the writer has it" unsited /tmp/root38/busy.so $Q
+exec 9>&-
+check "  once the writer closed it, a retry makes it a site" \
+	wait_for "$(pc_scaled 15)" sited /tmp/root38/busy.so $Q
+echo 4 >&5
+wait_for 20 grep -q '^hits 4' /tmp/bz.out
+check_eq "  its 4 hits counted" 4 "$(hits_at /tmp/root38/busy.so $Q)"
+exec 5>&-
+wait $bz
+
 kill -TERM $fp
 wait $fp
 check_eq "follow: SIGTERM ends it, exit 0" 0 "$?"
 diag "follow's stderr: $(grep -c . /tmp/follow.err) lines, e.g. $(head -n 1 /tmp/follow.err)"
-probecache-resolve disarm -q "$P" > /dev/null 2>&1
-check "disarm leaves no site" sh -c "! grep -q '^$P ' $SITES"
+probecache-resolve disarm -q "$P" "$Q" > /dev/null 2>&1
+check "disarm leaves no site" sh -c "! grep -q '^\($P\|$Q\) ' $SITES"
 pc_unload
 tap_done
