@@ -1673,6 +1673,12 @@ printf '# root only\nowners root\n' > "$T/fetc/follow.conf"
 check_eq "follow.conf 'owners root': exit 0" 0 "$(PROBECACHE_ETC=$T/fetc fkrc follow --once -q)"
 check_eq "  root's copy handed, uid 4242's not (new)" "yes no" \
 	"$(siteof "$T/mine.so.6") $(grep -q "control site .* $T/theirs.so.6" "$F/ops" && echo yes || echo no)"
+check_eq "  define's own sweep leaves uid 4242's copy out too (new)" "0 no" \
+	"$(PROBECACHE_ETC=$T/fetc fkrc define -q 'sdt_libstdcxx:throw') $(grep -q "control site .* $T/theirs.so.6" "$F/ops" && echo yes || echo no)"
+printf 'owners nosuchuser42\n' > "$T/fetc/follow.conf"
+check_eq "  a bad follow.conf: define defines, follows no other copy, names the file (new)" \
+	"0 no|probecache-resolve: $T/fetc/follow.conf:1: owner 'nosuchuser42': no such user (getpwnam)|probecache-resolve: warning: no other copy followed: $T/fetc/follow.conf must be fixed first" \
+	"$(PROBECACHE_ETC=$T/fetc fkrc define -q 'sdt_libstdcxx:throw') $(grep -q "control site .* $T/theirs.so.6" "$F/ops" && echo yes || echo no)|$(paste -sd'|' "$T/fk.err")"
 printf 'owners 4242  # a uid\n' > "$T/fetc/follow.conf"
 check_eq "follow.conf 'owners 4242': uid 4242's copy handed" "0 yes" \
 	"$(PROBECACHE_ETC=$T/fetc fkrc follow --once -q) $(siteof "$T/theirs.so.6")"
@@ -1680,15 +1686,15 @@ printf 'owners all\n\nowners root nosuchuser42\n' > "$T/fetc/follow.conf"
 check_eq "a follow.conf naming no user: follow refuses to start, exit 1 (new)" "1 " \
 	"$(PROBECACHE_ETC=$T/fetc PROBECACHE_SYSFS="$F/sys" LD_PRELOAD="$T/fakemod.so" timeout 10 "$PC_BIN" follow > "$T/fk.out" 2> "$T/fk.err"; echo $?) $(cat "$T/fk.out")"
 check_eq "  naming file:line, the owner and why (new)" \
-	"probecache-resolve: follow: $T/fetc/follow.conf:3: owner 'nosuchuser42': no such user (getpwnam)|probecache-resolve: follow: not started: $T/fetc/follow.conf must be fixed first" \
+	"probecache-resolve: $T/fetc/follow.conf:3: owner 'nosuchuser42': no such user (getpwnam)|probecache-resolve: follow: not started: $T/fetc/follow.conf must be fixed first" \
 	"$(paste -sd'|' "$T/fk.err")"
 printf 'owner root\n' > "$T/fetc/follow.conf"
 check_eq "  an unknown setting: the same (new)" \
-	"1 probecache-resolve: follow: $T/fetc/follow.conf:1: 'owner root': unknown setting; want 'owners all' or 'owners USER|UID...'" \
+	"1 probecache-resolve: $T/fetc/follow.conf:1: 'owner root': unknown setting; want 'owners all' or 'owners USER|UID...'" \
 	"$(PROBECACHE_ETC=$T/fetc fkrc follow --once) $(head -n 1 "$T/fk.err")"
 printf 'owners all 0\n' > "$T/fetc/follow.conf"
 check_eq "  'all' with owners: the same (new)" \
-	"1 probecache-resolve: follow: $T/fetc/follow.conf:1: 'all' with owners listed: 'all' stands alone" \
+	"1 probecache-resolve: $T/fetc/follow.conf:1: 'all' with owners listed: 'all' stands alone" \
 	"$(PROBECACHE_ETC=$T/fetc fkrc follow --once) $(head -n 1 "$T/fk.err")"
 
 # The per-owner bound: uid 4242 may hold 1 site (max_sites_per_owner); its second copy

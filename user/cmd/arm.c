@@ -39,6 +39,7 @@
 #include "kevent.h"
 #include "kload.h"
 #include "ksites.h"
+#include "followpolicy.h"
 #include "mapsweep.h"
 #include "opts.h"
 #include "pattern.h"
@@ -758,8 +759,32 @@ static int push_valid(struct arm_plan *pl, const struct pc_arm_opts *opts)
 }
 
 /*
+ * The copies follow.conf leaves out, by their owner, are not handed (-EPERM),
+ * as the follower does not hand them. A bad follow.conf: none is (-EINVAL).
+ */
+static int policy_filter(struct pc_sweep *sw)
+{
+	struct pc_follow_policy p;
+	char path[PATH_MAX];
+	int ret;
+
+	pc_follow_policy_path(path, sizeof(path));
+	ret = pc_follow_policy_read(&p, path);
+	if (ret) {
+		pc_warn("no other copy followed: %s must be fixed first", path);
+		return ret;
+	}
+	for (size_t i = 0; i < sw->nsites; i++)
+		if (!sw->sites[i].err && !pc_follow_policy_site(&p, &sw->sites[i]))
+			sw->sites[i].err = -EPERM;
+	pc_follow_policy_free(&p);
+	return 0;
+}
+
+/*
  * Every other copy of a defined probe's binary that a process maps becomes a
- * site of the probe (lib/sitepush.h): one sweep for all the items.
+ * site of the probe (lib/sitepush.h): one sweep for all the items. A bad
+ * follow.conf leaves the copies out, not the probes.
  */
 static int follow_items(struct arm_plan *pl, const struct pc_arm_opts *opts,
 			struct pc_arm_result *res)
@@ -773,6 +798,8 @@ static int follow_items(struct arm_plan *pl, const struct pc_arm_opts *opts,
 	if (fd < 0)
 		return fd;
 	ret = pc_sweep_run(&sw, NULL, 0);
+	if (!ret && policy_filter(&sw))
+		goto out;
 	if (!ret)
 		ret = pc_ksites_read(&have);
 	if (sw.ndenied)
@@ -782,6 +809,7 @@ static int follow_items(struct arm_plan *pl, const struct pc_arm_opts *opts,
 		if (!pl->items[i].err)
 			ret = pc_follow_push(fd, pl->items[i].name, pl->items[i].b->build_id,
 					     pl->items[i].path, &sw, &have, opts->quiet, &fr);
+out:
 	pc_sweep_free(&sw);
 	pc_ksites_free(&have);
 	close(fd);

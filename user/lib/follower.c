@@ -255,16 +255,10 @@ int pc_follower_refresh(struct pc_follower *f)
 	return ret < 0 ? ret : changed;
 }
 
-/* Is @st's file owned by someone the policy follows? Its owner unknown: no. */
+/* Is @st's file owned by someone the policy follows? */
 static bool owner_followed(const struct pc_follower *f, const struct pc_site *st)
 {
-	struct stat sb;
-
-	if (!f->policy || f->policy->all)
-		return true;
-	if (stat(st->how == PC_SITE_MAP_FILES ? st->via : st->path, &sb))
-		return false;
-	return pc_follow_policy_allows(f->policy, sb.st_uid);
+	return !f->policy || pc_follow_policy_site(f->policy, st);
 }
 
 /*

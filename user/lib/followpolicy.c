@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "followpolicy.h"
+#include "mapsweep.h"
 #include "pc.h"
 
 void pc_follow_policy_path(char *buf, size_t size)
@@ -63,17 +65,17 @@ static int owners_line(struct pc_follow_policy *p, char *s, const char *where, b
 		}
 		ret = owner_uid(w, &uid, &why);
 		if (ret)
-			pc_err("follow: %s: owner '%s': %s", where, w, why);
+			pc_err("%s: owner '%s': %s", where, w, why);
 		else
 			ret = owner_add(p, uid);
 	}
 	if (!ret && !n) {
-		pc_err("follow: %s: 'owners' without an owner: want 'owners all' or "
+		pc_err("%s: 'owners' without an owner: want 'owners all' or "
 		       "'owners USER|UID...'", where);
 		ret = -EINVAL;
 	}
 	if (!ret && *seen_all && p->n) {
-		pc_err("follow: %s: 'all' with owners listed: 'all' stands alone", where);
+		pc_err("%s: 'all' with owners listed: 'all' stands alone", where);
 		ret = -EINVAL;
 	}
 	return ret;
@@ -92,7 +94,7 @@ static int policy_line(struct pc_follow_policy *p, char *s, const char *where, b
 		return 0;
 	if (!strncmp(s, "owners", 6) && (!s[6] || s[6] == ' ' || s[6] == '\t'))
 		return owners_line(p, s + 6, where, seen_all);
-	pc_err("follow: %s: '%s': unknown setting; want 'owners all' or 'owners USER|UID...'",
+	pc_err("%s: '%s': unknown setting; want 'owners all' or 'owners USER|UID...'",
 	       where, s);
 	return -EINVAL;
 }
@@ -117,13 +119,13 @@ int pc_follow_policy_read(struct pc_follow_policy *p, const char *file)
 	if (ret == -ENOENT)
 		return 0;
 	if (ret) {
-		pc_err("follow: %s: %s", file, pc_file_strerror(ret));
+		pc_err("%s: %s", file, pc_file_strerror(ret));
 		return ret;
 	}
 	for (pos = buf; !ret && (s = pc_next_line(&pos, buf + len, &nl));) {
 		snprintf(where, sizeof(where), "%s:%u", file, ++line);
 		if (strlen(s) != (size_t)(pos - 1 - s)) {
-			pc_err("follow: %s: NUL byte in line", where);
+			pc_err("%s: NUL byte in line", where);
 			ret = -EINVAL;
 		} else {
 			ret = policy_line(p, s, where, &seen_all);
@@ -148,4 +150,15 @@ void pc_follow_policy_free(struct pc_follow_policy *p)
 bool pc_follow_policy_allows(const struct pc_follow_policy *p, uid_t uid)
 {
 	return p->all || (p->n && bsearch(&uid, p->uids, p->n, sizeof(uid), cmp_uid));
+}
+
+bool pc_follow_policy_site(const struct pc_follow_policy *p, const struct pc_site *st)
+{
+	struct stat sb;
+
+	if (p->all)
+		return true;
+	if (stat(st->how == PC_SITE_MAP_FILES ? st->via : st->path, &sb))
+		return false;
+	return pc_follow_policy_allows(p, sb.st_uid);
 }

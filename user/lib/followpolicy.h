@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Whose copies the follower hands the module (issue 42): PROBECACHE_ETC's
+ * Whose copies define, arm and the follower hand the module: PROBECACHE_ETC's
  * follow.conf (default /etc/probecache/follow.conf), lines of
  *
  *   owners all                      every owner's copies (the default)
@@ -33,5 +33,9 @@ void pc_follow_policy_path(char *buf, size_t size);
 int pc_follow_policy_read(struct pc_follow_policy *p, const char *file);
 void pc_follow_policy_free(struct pc_follow_policy *p);
 bool pc_follow_policy_allows(const struct pc_follow_policy *p, uid_t uid);
+
+struct pc_site;
+/* Does @p follow @st, by its file's owner? An owner that cannot be read: no. */
+bool pc_follow_policy_site(const struct pc_follow_policy *p, const struct pc_site *st);
 
 #endif /* _PC_FOLLOWPOLICY_H */
