@@ -244,6 +244,7 @@ static inline void pc_probe_get(struct pc_probe *p)
 
 /* site.c: a probe's other inodes */
 #define PC_MAX_SITES	64	/* per probe, its own included */
+#define PC_ROOT_SITES	16	/* of them, never taken by files of other owners */
 int pc_site_add(const char *group, const char *event, const char *pathname,
 		size_t len, struct pc_err *err);
 void pc_site_free(struct pc_site *s);

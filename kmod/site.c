@@ -71,25 +71,35 @@ err_free:
 /*
  * Whoever runs a copy hands it to the follower: files of one owner other
  * than root take at most max_sites_per_owner of a probe's PC_MAX_SITES, so
- * one user's copies leave room for root's and every other owner's.
+ * one user's copies leave room for every other owner's, and files of all
+ * such owners together at most PC_MAX_SITES - PC_ROOT_SITES, so several
+ * users' copies leave room for root's (packages', services').
  */
 static int pc_site_check_owner(struct pc_probe *p, struct pc_site *new,
 			       struct pc_err *err)
 {
 	kuid_t uid = new->inode->i_uid;
-	unsigned int n = 0, max = READ_ONCE(pc_max_sites_per_owner);
+	unsigned int n = 0, users = 0, max = READ_ONCE(pc_max_sites_per_owner);
 	struct pc_site *s;
 
 	if (uid_eq(uid, GLOBAL_ROOT_UID))
 		return 0;
-	list_for_each_entry(s, &p->sites, node)
-		n += s != &p->site && uid_eq(s->inode->i_uid, uid);
-	if (n < max)
-		return 0;
-	return pc_err_set(err, -EDQUOT, "path",
-			  "%s: %s has %u sites in files of uid %u, the most one owner may have (max_sites_per_owner)",
-			  new->pathname, p->name, n,
-			  from_kuid(&init_user_ns, uid));
+	list_for_each_entry(s, &p->sites, node) {
+		if (s == &p->site || uid_eq(s->inode->i_uid, GLOBAL_ROOT_UID))
+			continue;
+		users++;
+		n += uid_eq(s->inode->i_uid, uid);
+	}
+	if (n >= max)
+		return pc_err_set(err, -EDQUOT, "path",
+				  "%s: %s has %u sites in files of uid %u, the most one owner may have (max_sites_per_owner)",
+				  new->pathname, p->name, n,
+				  from_kuid(&init_user_ns, uid));
+	if (users >= PC_MAX_SITES - PC_ROOT_SITES)
+		return pc_err_set(err, -EDQUOT, "path",
+				  "%s: %s has %u sites in files of owners other than root, the most they may have (the other %u are root's)",
+				  new->pathname, p->name, users, PC_ROOT_SITES);
+	return 0;
 }
 
 /* Under p->lock: may @s join @p? */

@@ -154,7 +154,8 @@
  *    unloaded: ENODEV; site: EEXIST the inode is
  *    already a site of the probe, ENOSPC 64 sites, EDQUOT the file's owner
  *    (a uid other than 0) owns max_sites_per_owner (module parameter,
- *    default 16) of the probe's other sites already, EREMOTE the file is on
+ *    default 16) of the probe's other sites already, or files of uids
+ *    other than 0 hold 48 of them (16 stay root's), EREMOTE the file is on
  *    FUSE or a network filesystem (whose server could stall the
  *    verification) and the module parameter follow_remote is 0 (the
  *    default), and add's errnos for the file; unsite: ENOENT no such probe

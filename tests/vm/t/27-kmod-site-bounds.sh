@@ -1,7 +1,8 @@
 #!/bin/sh
 # Copies run by anyone (issue 42), the module's half: a probe's sites are bounded per
 # owner (max_sites_per_owner of its 64 for the files of one uid other than root), so one
-# user's copies leave room for root's and every other owner's; "unsite" drops a site no
+# user's copies leave room for every other owner's, and all owners but root together
+# hold at most 48, so several users' copies leave room for root's; "unsite" drops a site no
 # process maps, whatever names it, and refuses one a process runs; a copy whose
 # .note.stapsdt claims 16 MiB (a hole) costs the kernel nothing once verified; a site on
 # a filesystem whose server can stall reads (a FUSE server of the harness's,
@@ -95,6 +96,27 @@ check "once its process exited, the running copy can go too" kctl "unsite $P $(d
 echo 1 > $PARAM/max_sites_per_owner
 check "the bound is a parameter: at 1, uid 1001 (1 site) has its next copy refused" sh -c "cp $S /tmp/v/c2 && chown 1001 /tmp/v/c2 && \
 	printf 'site $P /tmp/v/c2\n' | $PCF/pc_write $PC_SYSFS/control 2>&1 | grep -q EDQUOT"
+
+# Several owners together (here one, its own bound raised): files of owners other than
+# root hold at most 48 of the 64, the other 16 stay root's.
+echo 64 > $PARAM/max_sites_per_owner
+for i in $(seq 18 50); do
+	cp $S /tmp/u/c$i && chown 1000 /tmp/u/c$i
+done
+for i in 1 2 $(seq 18 49); do
+	kctl "site $P /tmp/u/c$i" 2> /dev/null || break
+done
+users() { awk -v n=$P '$1 == n && $2 != "site=0" && !/ uid=0 /' /proc/probecache_sites | wc -l; }
+check_eq "max_sites_per_owner 64: files of owners other than root hold 48 sites" 48 "$(users)"
+check "  the next is refused: EDQUOT, the other 16 being root's" refused "site $P /tmp/u/c50" EDQUOT \
+	"has 48 sites in files of owners other than root, the most they may have (the other 16 are root's)"
+cp $S /tmp/r/c3
+check "  root's copy is a site all the same" kctl "site $P /tmp/r/c3"
+for i in 1 2 $(seq 18 49); do
+	[ -z "$(devino /tmp/u/c$i)" ] || kctl "unsite $P $(devino /tmp/u/c$i)"
+done
+kctl "unsite $P $(devino /tmp/r/c3)"
+check_eq "  unsite of those leaves 16 again" 16 "$(users)"
 echo 16 > $PARAM/max_sites_per_owner
 
 # A copy whose note claims 16 MiB: read to verify, then nothing of it is kept.
