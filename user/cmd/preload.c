@@ -107,14 +107,9 @@ static int conf_marker(char *s, const char *file, unsigned int line)
 static int conf_line(struct conf *c, char *s, const char *file, unsigned int line)
 {
 	struct pc_pattern pp;
-	char *end;
 	int ret, count;
 
-	s[strcspn(s, "#\n")] = '\0';
-	s += strspn(s, " \t");
-	end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
-		*--end = '\0';
+	s = pc_conf_trim(s);
 	if (!*s)
 		return 0;
 	count = conf_marker(s, file, line);

@@ -83,13 +83,7 @@ static int owners_line(struct pc_follow_policy *p, char *s, const char *where, b
 
 static int policy_line(struct pc_follow_policy *p, char *s, const char *where, bool *seen_all)
 {
-	char *end;
-
-	s[strcspn(s, "#\n")] = '\0';
-	s += strspn(s, " \t");
-	end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
-		*--end = '\0';
+	s = pc_conf_trim(s);
 	if (!*s)
 		return 0;
 	if (!strncmp(s, "owners", 6) && (!s[6] || s[6] == ' ' || s[6] == '\t'))

@@ -20,6 +20,9 @@ void pc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pc_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));	/* only with -v */
 void pc_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));	/* only with -vv */
 
+/* A line of a file in /etc/probecache: its '#' comment and outer blanks cut, in place. */
+char *pc_conf_trim(char *s);
+
 /*
  * Room for element @n of the array @arr of *@cap elements of @size bytes:
  * @arr itself while n < *cap, else @arr reallocated to twice *@cap (@first

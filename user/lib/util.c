@@ -247,3 +247,15 @@ void pc_strset_free(struct pc_strset *s)
 	s->v = NULL;
 	s->n = 0;
 }
+
+char *pc_conf_trim(char *s)
+{
+	char *end;
+
+	s[strcspn(s, "#\n")] = '\0';
+	s += strspn(s, " \t");
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		*--end = '\0';
+	return s;
+}
