@@ -43,6 +43,22 @@ hits_at() {
 	awk -v n=${2:-$P} -v p="path=$1" '$1 == n && $NF == p { sub(/hits=/, "", $4); print $4 }' $SITES
 }
 
+# root_copy NAME DESC: root's copy /tmp/root38/NAME run (its hitwatch fed through fd 5)
+# is a site of $P (check DESC)
+root_copy() {
+	cp $S /tmp/root38/$1
+	pc_watch $1 /tmp/root38/$1 hitwatch
+	exec 5> /tmp/$1.in
+	check "$2" wait_for "$(pc_scaled 10)" sited /tmp/root38/$1
+}
+# root_hits NAME N: N hits of root's copy NAME counted; then its process exits
+root_hits() {
+	echo $2 >&5
+	wait_for 20 grep -q "^hits $2" /tmp/$1.out
+	check_eq "  its $2 hits counted" $2 "$(hits_at /tmp/root38/$1)"
+	exec 5>&-
+}
+
 pc_load || { not_ok "insmod probecache.ko"; tap_done; exit 1; }
 # $P alone: each of pc_sdt's probes would take 16 sites of its own, and each release
 # is an event removal and an unsite
@@ -87,14 +103,8 @@ check "while they run, the follower makes 16 of them sites (max_sites_per_owner)
 	wait_for "$(pc_scaled 30)" has_sites 1000 16
 check "  and no more, 3 s on" stays 16 3 sites_of 1000
 
-cp $S /tmp/root38/during
-pc_watch rd /tmp/root38/during hitwatch
-exec 5> /tmp/rd.in
-check "root's copy started meanwhile is a site all the same" wait_for "$(pc_scaled 10)" sited /tmp/root38/during
-echo 2 >&5
-wait_for 20 grep -q '^hits 2' /tmp/rd.out
-check_eq "  its hits counted" 2 "$(hits_at /tmp/root38/during)"
-exec 5>&-
+root_copy during "root's copy started meanwhile is a site all the same"
+root_hits during 2
 
 exec 4>&-
 wait $pids
@@ -111,13 +121,8 @@ check "  their copies' events with them" sh -c \
 check "  their files writable again" sh -c ": >> $U/c1 && : >> $U/c64"
 check "  the follower said so" grep -q "^released $P from " /tmp/follow.out
 
-cp $S /tmp/root38/later
-pc_watch rl /tmp/root38/later hitwatch
-exec 6> /tmp/rl.in
-check "root's copy started later is a site" wait_for "$(pc_scaled 10)" sited /tmp/root38/later
-echo 3 >&6
-wait_for 20 grep -q '^hits 3' /tmp/rl.out
-check_eq "  its 3 hits counted" 3 "$(hits_at /tmp/root38/later)"
+root_copy later "root's copy started later is a site"
+root_hits later 3
 
 # FUSE: the copy is refused before anything is read; its stalled server holds up nothing.
 if pc_fuse /mnt/fz38 $S /tmp/stall38; then
@@ -126,17 +131,10 @@ if pc_fuse /mnt/fz38 $S /tmp/stall38; then
 	echo 1 >&7
 	wait_for 20 grep -q '^hits 1' /tmp/fz.out
 	: > /tmp/stall38
-	cp $S /tmp/root38/after
-	pc_watch ra /tmp/root38/after hitwatch
-	exec 8> /tmp/ra.in
-	check "with a stalled FUSE copy running, root's next copy is a site all the same" \
-		wait_for "$(pc_scaled 10)" sited /tmp/root38/after
+	root_copy after "with a stalled FUSE copy running, root's next copy is a site all the same"
 	check "  the FUSE copy is none" unsited /mnt/fz38/c1
 	check "  refused as remote" grep -q "fz38/c1.*is on fuse, whose server can stall reads" /tmp/follow.err
-	echo 2 >&8
-	wait_for 20 grep -q '^hits 2' /tmp/ra.out
-	check_eq "  the next copy's hits counted" 2 "$(hits_at /tmp/root38/after)"
-	exec 8>&-
+	root_hits after 2
 	rm /tmp/stall38
 	exec 7>&-
 	wait $fz
@@ -144,7 +142,6 @@ if pc_fuse /mnt/fz38 $S /tmp/stall38; then
 else
 	diag "no FUSE in this kernel: the stalled-copy part left out"
 fi
-exec 6>&-
 
 # A refusal for the moment is retried: a library copy that is open for writing when a
 # process maps it (ETXTBSY) becomes a site at a retry (1, 2, 4 ... s) once the writer
